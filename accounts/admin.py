@@ -1,0 +1,141 @@
+"""Admin for people: users with their profile, and the career points ledger.
+
+Points never change by editing a number: staff add an adjustment row to the ledger, which
+moves the player's points with it (``accounts.services.adjust_points``).
+"""
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.utils.translation import gettext_lazy as _
+
+from . import services
+from .models import PointsEntry, Profile
+
+User = get_user_model()
+
+
+class ProfileInline(admin.StackedInline):
+    model = Profile
+    can_delete = False
+    fields = ("display_name", "is_guest", "career_points")
+    readonly_fields = ("is_guest", "career_points")
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class SiteUserAdmin(UserAdmin):
+    inlines = [ProfileInline]
+    list_display = ("username", "display_name", "is_guest", "career_points", "is_staff", "date_joined")
+    list_filter = ("profile__is_guest", "is_staff", "is_superuser", "is_active")
+    search_fields = ("username", "email", "profile__display_name")
+    list_select_related = ("profile",)
+
+    @admin.display(description=_("display name"), ordering="profile__display_name")
+    def display_name(self, user):
+        return user.profile.display_name
+
+    @admin.display(description=_("guest"), boolean=True, ordering="profile__is_guest")
+    def is_guest(self, user):
+        return user.profile.is_guest
+
+    @admin.display(description=_("career points"), ordering="profile__career_points")
+    def career_points(self, user):
+        return user.profile.career_points
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ("display_name", "user", "is_guest", "career_points", "tier_label", "created_at")
+    list_filter = ("is_guest",)
+    search_fields = ("display_name", "user__username")
+    readonly_fields = ("user", "is_guest", "career_points", "created_at")
+    fields = ("user", "display_name", "is_guest", "career_points", "created_at")
+    list_select_related = ("user",)
+
+    @admin.display(description=_("tier"))
+    def tier_label(self, profile):
+        return profile.tier.label
+
+    def has_add_permission(self, request):
+        # Profiles come with their users (accounts.signals).
+        return False
+
+
+class AdjustmentForm(forms.ModelForm):
+    class Meta:
+        model = PointsEntry
+        fields = ("user", "delta", "note")
+        help_texts = {"delta": _("Points to add (negative to take). The balance never goes below 0.")}
+
+    def clean_delta(self):
+        delta = self.cleaned_data["delta"]
+        if delta == 0:
+            raise forms.ValidationError(_("An adjustment changes the points."))
+        return delta
+
+    def clean_user(self):
+        user = self.cleaned_data["user"]
+        if user.profile.is_guest:
+            raise forms.ValidationError(_("Guests have no career points (R10.1)."))
+        return user
+
+    def clean(self):
+        cleaned = super().clean()
+        user, delta = cleaned.get("user"), cleaned.get("delta")
+        if user is not None and delta is not None and delta < 0 and user.profile.career_points == 0:
+            self.add_error("delta", _("The player has 0 points; the balance never goes below 0."))
+        return cleaned
+
+    def _post_clean(self):
+        # The row is written by accounts.services.adjust_points, which sets the rest.
+        pass
+
+
+@admin.register(PointsEntry)
+class PointsEntryAdmin(admin.ModelAdmin):
+    """The ledger: rows are added (as adjustments) and read, never edited or deleted."""
+
+    list_display = ("created_at", "user", "delta", "balance_after", "reason", "table", "match", "deal")
+    list_filter = ("reason", "table__tier")
+    search_fields = ("user__username", "user__profile__display_name", "=table__id", "=match__id", "=deal__id")
+    list_select_related = ("user", "table", "match", "deal")
+    raw_id_fields = ("user",)
+    date_hierarchy = "created_at"
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = AdjustmentForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ("user", "delta", "note")
+        return ("user", "delta", "balance_after", "reason", "note", "table", "match", "deal", "created_at")
+
+    def get_readonly_fields(self, request, obj=None):
+        return () if obj is None else self.get_fields(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        # Viewing stays possible (view permission); nothing here edits a ledger row.
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        entry = services.adjust_points(user=data["user"], delta=data["delta"], note=data["note"])
+        if entry is None:
+            self.message_user(request, _("The balance was already 0: nothing changed."), messages.WARNING)
+            return
+        # Let the admin's success message and log entry point at the row written.
+        obj.pk = entry.pk
+        obj.user = entry.user
+        obj.delta = entry.delta
+        obj.balance_after = entry.balance_after
+        obj.reason = entry.reason
+        obj.created_at = entry.created_at

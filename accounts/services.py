@@ -1,0 +1,183 @@
+"""Writes about people: sign-up, guests and their claim, display names, career points.
+
+Every function takes keyword arguments only and runs in one transaction. Career points
+change only through ``_record`` so ``Profile.career_points`` always equals the ledger's sum.
+"""
+
+import secrets
+from collections.abc import Iterable
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from . import career
+from .models import PointsEntry, Profile
+
+
+class AccountError(Exception):
+    """A refused account change; the message says why and nothing was changed."""
+
+
+def sign_up(*, username: str, password: str, display_name: str = "", email: str = ""):
+    """Create a registered player. The caller has validated the password."""
+    User = get_user_model()
+    with transaction.atomic():
+        if User.objects.filter(username__iexact=username).exists():
+            raise AccountError(_("That username is taken."))
+        user = User.objects.create_user(username=username, password=password, email=email)
+        Profile.objects.filter(user=user).update(display_name=(display_name or username)[:40])
+    user.refresh_from_db()
+    return user
+
+
+def create_guest():
+    """Create a guest: a real user with no password who may play practice and friend
+    tables and earns no career points (R10.1). ``claim_guest`` makes it a registered one."""
+    User = get_user_model()
+    with transaction.atomic():
+        while True:
+            username = f"guest-{secrets.token_hex(5)}"
+            if not User.objects.filter(username=username).exists():
+                break
+        user = User(username=username)
+        user.set_unusable_password()
+        user.save()
+        number = int(username[-4:], 16) % 10000
+        Profile.objects.filter(user=user).update(is_guest=True, display_name=_("Guest %(number)04d") % {"number": number})
+    user.refresh_from_db()
+    return user
+
+
+def claim_guest(*, user, username: str, password: str, display_name: str = ""):
+    """Turn a guest into a registered player, keeping the same user and so every seat,
+    match and action it already has. The caller has validated the password."""
+    User = get_user_model()
+    with transaction.atomic():
+        profile = Profile.objects.select_for_update().get(user=user)
+        if not profile.is_guest:
+            raise AccountError(_("This account is already registered."))
+        if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
+            raise AccountError(_("That username is taken."))
+        user.username = username
+        user.set_password(password)
+        user.save(update_fields=["username", "password"])
+        profile.is_guest = False
+        if display_name:
+            profile.display_name = display_name[:40]
+        profile.save(update_fields=["is_guest", "display_name"])
+    return user
+
+
+def rename(*, user, display_name: str) -> Profile:
+    """Change the name shown at tables and on the leaderboard."""
+    display_name = display_name.strip()
+    if not display_name:
+        raise AccountError(_("A display name cannot be empty."))
+    with transaction.atomic():
+        profile = Profile.objects.select_for_update().get(user=user)
+        profile.display_name = display_name[:40]
+        profile.save(update_fields=["display_name"])
+    return profile
+
+
+def _record(*, profile: Profile, delta: int, reason: str, table=None, match=None, deal=None, note: str = ""):
+    """Append one ledger row and move the profile's points with it (inside a transaction,
+    with the profile row locked). Points never go below 0."""
+    delta = max(delta, -profile.career_points)
+    if delta == 0:
+        return None
+    profile.career_points += delta
+    profile.save(update_fields=["career_points"])
+    return PointsEntry.objects.create(
+        user_id=profile.user_id,
+        delta=delta,
+        balance_after=profile.career_points,
+        reason=reason,
+        table=table,
+        match=match,
+        deal=deal,
+        note=note,
+    )
+
+
+def _locked_profile(user) -> Profile:
+    return Profile.objects.select_for_update().get(user=user)
+
+
+def award_deal_points(*, deal, winners: Iterable, levels_advanced: int, match_won: bool) -> list[PointsEntry]:
+    """Award career points for a settled deal (R10.6); the live table calls this at every
+    settlement.
+
+    ``winners`` are the users in the winning team's seats at settlement (``None`` for a seat
+    a bot plays). At a match table each registered winner earns ``levels_advanced`` x the
+    tier factor (Junior 1, Senior 2, Grandmaster 3), and when the deal won the match a
+    further 10 x the tier factor. Bots and guests earn nothing (R10.1); friend and practice
+    tables award nothing (R10.3, R10.4); losers lose nothing. Calling it again for the same
+    deal awards nothing more.
+    """
+    table = deal.match.table
+    if not table.awards_points:
+        return []
+    factor = career.tier_factor(table.tier)
+    entries = []
+    with transaction.atomic():
+        for user in {winner.pk: winner for winner in winners if winner is not None}.values():
+            profile = _locked_profile(user)
+            if profile.is_guest:
+                continue
+            if levels_advanced > 0 and not PointsEntry.objects.filter(
+                user=user, deal=deal, reason=PointsEntry.Reason.DEAL_WIN
+            ).exists():
+                entries.append(
+                    _record(
+                        profile=profile,
+                        delta=levels_advanced * factor,
+                        reason=PointsEntry.Reason.DEAL_WIN,
+                        table=table,
+                        match=deal.match,
+                        deal=deal,
+                    )
+                )
+            if match_won and not PointsEntry.objects.filter(
+                user=user, match=deal.match, reason=PointsEntry.Reason.MATCH_WIN
+            ).exists():
+                entries.append(
+                    _record(
+                        profile=profile,
+                        delta=career.MATCH_WIN_BONUS * factor,
+                        reason=PointsEntry.Reason.MATCH_WIN,
+                        table=table,
+                        match=deal.match,
+                        deal=deal,
+                    )
+                )
+    return [entry for entry in entries if entry is not None]
+
+
+def apply_leave_penalty(*, user, table, match=None) -> PointsEntry | None:
+    """Take 10 x the tier factor points from a player who leaves a match table while its
+    match is in progress, never going below 0 (R10.7). Other tables and guests: nothing.
+    Returns the ledger row, or None when nothing changed."""
+    if not table.awards_points:
+        return None
+    with transaction.atomic():
+        profile = _locked_profile(user)
+        if profile.is_guest:
+            return None
+        return _record(
+            profile=profile,
+            delta=-career.LEAVE_PENALTY * career.tier_factor(table.tier),
+            reason=PointsEntry.Reason.LEAVE_PENALTY,
+            table=table,
+            match=match,
+        )
+
+
+def adjust_points(*, user, delta: int, note: str) -> PointsEntry | None:
+    """A staff correction of a player's points, recorded in the ledger like any other change."""
+    with transaction.atomic():
+        profile = _locked_profile(user)
+        if profile.is_guest:
+            raise AccountError(_("Guests have no career points (R10.1)."))
+        return _record(profile=profile, delta=delta, reason=PointsEntry.Reason.ADJUSTMENT, note=note)

@@ -1,0 +1,140 @@
+"""Pages about people: sign-up, guests, profiles and the leaderboard.
+
+Log in, log out and password change are Django's own views with the site's templates
+(``accounts/urls.py``).
+"""
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login, update_session_auth_hash
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import PasswordChangeView
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import selectors, services
+from .forms import ClaimGuestForm, DisplayNameForm, SignUpForm
+
+AUTH_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def _next_url(request, default="games:lobby"):
+    candidate = request.POST.get("next") or request.GET.get("next")
+    if candidate and url_has_allowed_host_and_scheme(candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return candidate
+    return reverse_lazy(default)
+
+
+def sign_up(request):
+    """Create a registered account and log in."""
+    if request.user.is_authenticated:
+        return redirect("games:lobby")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = services.sign_up(
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                display_name=form.cleaned_data["display_name"],
+            )
+        except services.AccountError as error:
+            form.add_error("username", str(error))
+        else:
+            login(request, user, backend=AUTH_BACKEND)
+            messages.success(request, _("Welcome, %(name)s! Pick a table to play.") % {"name": user.profile.display_name})
+            return redirect(_next_url(request))
+    return render(request, "accounts/sign_up.html", {"form": form})
+
+
+@require_POST
+def play_as_guest(request):
+    """Start playing at once as a guest (practice and friend tables, no career points,
+    R10.1); the guest can register later and keep everything."""
+    if not request.user.is_authenticated:
+        user = services.create_guest()
+        login(request, user, backend=AUTH_BACKEND)
+        messages.info(
+            request,
+            _("You are playing as %(name)s. Guests play practice and friend tables; register any time to keep your games.")
+            % {"name": user.profile.display_name},
+        )
+    return redirect(_next_url(request))
+
+
+@login_required
+def claim_guest(request):
+    """Turn the guest account into a registered one, keeping its history."""
+    profile = selectors.profile_of(request.user)
+    if not profile.is_guest:
+        return redirect("accounts:profile")
+    form = ClaimGuestForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = services.claim_guest(
+                user=request.user,
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                display_name=form.cleaned_data["display_name"],
+            )
+        except services.AccountError as error:
+            form.add_error(None, str(error))
+        else:
+            # The password changed: keep this session logged in.
+            update_session_auth_hash(request, user)
+            messages.success(request, _("Your account is registered. Your games stay with it."))
+            return redirect("accounts:profile")
+    return render(request, "accounts/claim.html", {"form": form})
+
+
+class SitePasswordChangeView(PasswordChangeView):
+    """Django's password change; a guest has no password yet and registers instead."""
+
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:password_change_done")
+
+    def dispatch(self, request, *args, **kwargs):
+        if request.user.is_authenticated and not request.user.has_usable_password():
+            return redirect("accounts:claim")
+        return super().dispatch(request, *args, **kwargs)
+
+
+def _profile_context(user):
+    profile = selectors.profile_of(user)
+    return {
+        "shown_user": user,
+        "profile": profile,
+        "recent_matches": selectors.recent_matches(user),
+        "ledger": selectors.ledger_of(user, limit=10),
+    }
+
+
+@login_required
+def my_profile(request):
+    """The signed-in player's profile, where the display name can be changed."""
+    form = DisplayNameForm(request.POST or None, initial={"display_name": request.user.profile.display_name})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.rename(user=request.user, display_name=form.cleaned_data["display_name"])
+        except services.AccountError as error:
+            form.add_error("display_name", str(error))
+        else:
+            messages.success(request, _("Display name saved."))
+            return redirect("accounts:profile")
+    context = _profile_context(request.user)
+    context.update({"form": form, "is_own": True})
+    return render(request, "accounts/profile.html", context)
+
+
+def player_profile(request, username):
+    """Anyone's public profile: name, career points, tier and recent matches."""
+    user = get_object_or_404(get_user_model(), username=username, is_active=True)
+    context = _profile_context(user)
+    context["is_own"] = request.user == user
+    return render(request, "accounts/profile.html", context)
+
+
+def leaderboard(request):
+    """Registered players by career points (R10.6)."""
+    return render(request, "accounts/leaderboard.html", {"profiles": selectors.leaderboard()})

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class GamesConfig(AppConfig):
+    """Tables and play: the lobby, seating, matches, deals and the action log."""
+
+    name = "games"
+    verbose_name = _("Games")

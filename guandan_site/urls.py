@@ -1,0 +1,17 @@
+from django.contrib import admin
+from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
+
+from accounts import views as account_views
+
+admin.site.site_header = _("Guandan administration")
+admin.site.site_title = _("Guandan admin")
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("players/<str:username>/", account_views.player_profile, name="player_profile"),
+    path("leaderboard/", account_views.leaderboard, name="leaderboard"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("games.urls")),
+]

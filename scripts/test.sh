@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Install everything the tests need on a fresh machine and run them all:
+#
+#   bash scripts/test.sh            # any pytest arguments may follow, e.g. -k lobby
+#
+# Creates .venv, installs requirements.txt, installs Debian's chromium with apt-get when
+# /usr/bin/chromium is missing (browser tests drive it; no browser is ever downloaded by
+# Playwright), then runs pytest. On the embedded default with nothing set; with
+# DATABASE_URL=postgres://... and REDIS_URL=redis://... the same tests run against
+# PostgreSQL and Redis, plus those marked postgres and celery.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON="${PYTHON:-python3}"
+
+if [ ! -x .venv/bin/python ]; then
+  echo "Creating the virtual environment in .venv"
+  "$PYTHON" -m venv .venv
+fi
+echo "Installing Python packages (requirements.txt)"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+
+if [ ! -x /usr/bin/chromium ]; then
+  echo "Installing Debian's chromium for the browser tests"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+fi
+
+exec .venv/bin/pytest "$@"

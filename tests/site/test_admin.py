@@ -1,0 +1,131 @@
+"""The admin: every page loads for a superuser, the close action, the read-only ordered
+action log, and ledger adjustments that move the points with them."""
+
+import re
+
+import pytest
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from accounts import services as account_services
+from accounts.models import PointsEntry, Profile
+from games import services
+from games.models import Action, Deal, Match, Participant, Seat, Table
+
+
+@pytest.fixture
+def admin_client_with_data(client, make_user, make_table, full_table):
+    """A superuser's client and one row of every model."""
+    table, users = full_table
+    match = services.start_match(table=table, user=users[0])
+    deal = Deal.objects.create(
+        match=match, number=1, ruleset_version="test", seed=7, hands=[[1], [2], [3], [4]], active_level=0, team_levels_before=[0, 0]
+    )
+    # Written out of order on purpose: the admin must still show the log by seq.
+    for seq, seat in [(2, 1), (1, 0), (3, 2)]:
+        Action.objects.create(deal=deal, seq=seq, seat=seat, kind="play", cards=[seq + 10], actor="human", user=users[seat])
+    account_services.award_deal_points(deal=deal, winners=[users[0], users[2]], levels_advanced=2, match_won=False)
+    make_table(make_user(), kind="friend")
+    Group.objects.create(name="Moderators")
+    superuser = get_user_model().objects.create_superuser("root", "root@example.com", "root-password-123")
+    client.force_login(superuser)
+    return client
+
+
+def model_admins():
+    return [(model, model_admin) for model, model_admin in admin.site._registry.items()]
+
+
+@pytest.mark.django_db
+def test_every_admin_page_loads(admin_client_with_data, rf):
+    client = admin_client_with_data
+    assert client.get(reverse("admin:index")).status_code == 200
+    superuser = get_user_model().objects.get(username="root")
+    checked = 0
+    for model, model_admin in model_admins():
+        info = (model._meta.app_label, model._meta.model_name)
+        changelist = client.get(reverse("admin:%s_%s_changelist" % info))
+        assert changelist.status_code == 200, info
+        obj = model._default_manager.first()
+        assert obj is not None, f"no {info} row to open"
+        change = client.get(reverse("admin:%s_%s_change" % info, args=[obj.pk]))
+        assert change.status_code == 200, info
+        request = rf.get("/")
+        request.user = superuser
+        add = client.get(reverse("admin:%s_%s_add" % info))
+        assert add.status_code == (200 if model_admin.has_add_permission(request) else 403), info
+        checked += 1
+    assert checked >= 9
+
+
+@pytest.mark.django_db
+def test_admin_search_by_user_and_table(admin_client_with_data):
+    client = admin_client_with_data
+    table = Table.objects.filter(kind="match").get()
+    username = Seat.objects.filter(table=table, position=1).get().user.username
+    by_user = client.get(reverse("admin:games_table_changelist"), {"q": username})
+    assert list(by_user.context["cl"].queryset) == [table]
+    by_id = client.get(reverse("admin:games_table_changelist"), {"q": str(table.pk)})
+    assert table in by_id.context["cl"].queryset
+    matches = client.get(reverse("admin:games_match_changelist"), {"q": username})
+    assert list(matches.context["cl"].queryset) == [Match.objects.get()]
+    ledger = client.get(reverse("admin:accounts_pointsentry_changelist"), {"q": username})
+    assert ledger.status_code == 200
+    filtered = client.get(reverse("admin:games_table_changelist"), {"kind__exact": "friend"})
+    assert {t.kind for t in filtered.context["cl"].queryset} == {"friend"}
+
+
+@pytest.mark.django_db
+def test_admin_action_closes_tables(admin_client_with_data):
+    client = admin_client_with_data
+    ids = list(Table.objects.values_list("pk", flat=True))
+    response = client.post(
+        reverse("admin:games_table_changelist"), {"action": "close_tables", "_selected_action": ids}, follow=True
+    )
+    assert response.status_code == 200
+    assert set(Table.objects.values_list("status", flat=True)) == {"closed"}
+    assert Match.objects.get().status == Match.Status.ABANDONED
+    assert "Closed 2 tables." in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_deal_page_shows_the_action_log_read_only_and_in_order(admin_client_with_data):
+    client = admin_client_with_data
+    deal = Deal.objects.get()
+    html = client.get(reverse("admin:games_deal_change", args=[deal.pk])).content.decode()
+    inline = html[html.index('id="actions-group"') :]
+    seqs = re.findall(r'<td class="field-seq">\s*<p>(\d+)</p>', inline)
+    assert seqs == ["1", "2", "3"]
+    assert 'name="actions-0-seq"' not in inline  # shown, never editable
+    assert "actions-__prefix__" not in inline  # no row to add
+    assert 'name="actions-0-DELETE"' not in inline
+
+
+@pytest.mark.django_db
+def test_actions_cannot_be_added_changed_or_deleted(admin_client_with_data):
+    client = admin_client_with_data
+    action = Action.objects.get(seq=1)
+    response = client.post(reverse("admin:games_action_change", args=[action.pk]), {"seq": 9})
+    assert response.status_code == 403
+    assert client.post(reverse("admin:games_action_delete", args=[action.pk]), {"post": "yes"}).status_code == 403
+    assert Action.objects.filter(seq=1).exists()
+
+
+@pytest.mark.django_db
+def test_points_adjustment_through_the_admin_moves_the_balance(admin_client_with_data):
+    client = admin_client_with_data
+    player = Participant.objects.get(position=1).user
+    response = client.post(reverse("admin:accounts_pointsentry_add"), {"user": player.pk, "delta": 40, "note": "event prize"})
+    assert response.status_code == 302
+    assert Profile.objects.get(user=player).career_points == 40
+    entry = PointsEntry.objects.get(user=player)
+    assert (entry.reason, entry.delta, entry.balance_after, entry.note) == ("adjustment", 40, 40, "event prize")
+    # Taking more than the balance is refused at 0 points; zero changes are refused.
+    other = Participant.objects.get(position=3).user
+    response = client.post(reverse("admin:accounts_pointsentry_add"), {"user": other.pk, "delta": -5, "note": ""})
+    assert response.status_code == 200 and response.context["adminform"].form.errors
+    response = client.post(reverse("admin:accounts_pointsentry_add"), {"user": other.pk, "delta": 0, "note": ""})
+    assert response.status_code == 200
+    assert not PointsEntry.objects.filter(user=other).exists()
