@@ -18,12 +18,36 @@ def table_group(table_id: int) -> str:
 
 
 def send_table_changed(table_id: int) -> None:
-    """Send the change events now (call after commit)."""
+    """Send the change events now (call after commit).
+
+    While a deal is on, the table's event also carries its public fragments, rendered
+    once here for every page (in the site's default language) from the spectator's view,
+    so they can hold no hidden card; each consumer adds only its viewer's own part.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
     async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed", "table_id": table_id})
-    async_to_sync(layer.group_send)(table_group(table_id), {"type": "table.changed", "table_id": table_id})
+    event = {"type": "table.changed", "table_id": table_id}
+    event.update(_public_fragments(table_id))
+    async_to_sync(layer.group_send)(table_group(table_id), event)
+
+
+def _public_fragments(table_id: int) -> dict:
+    from django.conf import settings
+    from django.utils import translation
+
+    from .models import Table
+    from .play import current_deal
+    from .table_render import render_public
+
+    table = Table.objects.filter(pk=table_id).first()
+    deal = current_deal(table) if table is not None else None
+    if deal is None:
+        return {}
+    with translation.override(settings.LANGUAGE_CODE):
+        return {"public": render_public(table, deal), "language": settings.LANGUAGE_CODE, "seq": deal.seq,
+                "deal": deal.pk}
 
 
 def announce_table_changed(table_id: int) -> None:

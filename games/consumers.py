@@ -19,7 +19,7 @@ from .broadcast import LOBBY_GROUP
 from .views import invitations
 
 
-def _language(scope) -> str:
+def viewer_language(scope) -> str:
     """The viewer's language: the language cookie when it names a site language."""
     cookies = scope.get("cookies", {})
     wanted = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
@@ -46,7 +46,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     def render_lobby(self) -> str:
         user = self.scope.get("user")
         viewer = selectors.viewer_for(user, invited_table_ids=self._invitations().keys())
-        with translation.override(_language(self.scope)):
+        with translation.override(viewer_language(self.scope)):
             return render_to_string("games/_lobby_tables.html", {"lobby": selectors.lobby_for(viewer), "user": user})
 
     def _invitations(self) -> dict[str, str]:

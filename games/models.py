@@ -163,6 +163,14 @@ class Seat(models.Model):
         help_text=_("The player who left mid-match and may come back (R10.7)."),
     )
     autopilot = models.BooleanField(_("autopilot"), default=False, help_text=_("Set after two timeouts in a row (R9.2)."))
+    auto_play = models.DecimalField(
+        _("auto play"),
+        max_digits=2,
+        decimal_places=1,
+        null=True,
+        blank=True,
+        help_text=_("Seconds between moves the site makes for this player on request; empty when off."),
+    )
     seated_at = models.DateTimeField(_("seated"), auto_now_add=True)
 
     class Meta:
@@ -307,6 +315,9 @@ class Deal(models.Model):
     )
     state = models.JSONField(_("state snapshot"), default=dict, blank=True)
     seq = models.PositiveIntegerField(_("actions applied"), default=0)
+    deadline = models.DateTimeField(
+        _("think-time deadline"), null=True, blank=True, help_text=_("When the seats to act time out (R9.2).")
+    )
     result = models.JSONField(_("result"), null=True, blank=True)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)

@@ -1,9 +1,10 @@
-"""WebSocket routes. The live table's consumer joins these next to the lobby's."""
+"""WebSocket routes. The lobby's live list and the live table."""
 
 from django.urls import path
 
-from . import consumers
+from . import consumers, table_consumer
 
 websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi(), name="ws_lobby"),
+    path("ws/tables/<int:table_id>/", table_consumer.TableConsumer.as_asgi(), name="ws_table"),
 ]

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from accounts import services as account_services
 from accounts.models import Profile
 
-from . import policies
+from . import play, policies
 from .broadcast import announce_table_changed
 from .models import SEAT_COUNT, BotLevel, Match, Participant, Seat, Table
 from .policies import TableError
@@ -252,8 +252,8 @@ def fill_with_bots(*, table: Table, user) -> list[Seat]:
 def start_match(*, table: Table, user) -> Match:
     """Start a match when all four seats are taken; only the host may (R10.5).
 
-    Records who sits where (``Participant``) and a fresh seed, and sets the table playing;
-    both teams start at level 2 (R2.1).
+    Records who sits where (``Participant``) and a fresh seed, sets the table playing and
+    deals the first deal (``games.play``); both teams start at level 2 (R2.1).
     """
     with transaction.atomic():
         table = _locked_table(table)
@@ -272,6 +272,7 @@ def start_match(*, table: Table, user) -> Match:
         )
         table.status = Table.Status.PLAYING
         table.save(update_fields=["status", "updated_at"])
+        play.deal_first(table=table, match=match)
         announce_table_changed(table.pk)
     return match
 

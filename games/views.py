@@ -7,11 +7,12 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import selectors, services
+from . import play, selectors, services, table_render
 from .forms import CreateTableForm, JoinByCodeForm, SeatForm
 from .models import Table
 from .services import TableError
@@ -98,10 +99,33 @@ def _table_context(request, table_id):
     }
 
 
+def _play_context(request, table) -> dict:
+    """The live play area once a match has dealt: the public fragments and the viewer's
+    own, rendered exactly as the table's WebSocket sends them (so a reload resumes)."""
+    deal = play.current_deal(table)
+    if deal is None:
+        return {}
+    state = play.deal_state(deal)
+    infos = table_render.seat_infos(table)
+    seat_row = play.seat_of(table, request.user)
+    position = seat_row.position if seat_row is not None else None
+    return {
+        "play": True,
+        "ws_url": f"/ws/tables/{table.pk}/",
+        "seat_number": None if position is None else position + 1,
+        "public_html": mark_safe(table_render.render_public(table, deal, state, infos)),  # noqa: S308 (our own templates)
+        "private_html": mark_safe(  # noqa: S308
+            table_render.render_private(table, deal, state, position, table_render.ViewerState(), infos, seat_row)
+        ),
+    }
+
+
 @require_GET
 def table_page(request, table_id):
     """A table: the waiting room (seats and the host's controls), or the match in progress."""
-    return render(request, "games/table.html", _table_context(request, table_id))
+    context = _table_context(request, table_id)
+    context.update(_play_context(request, context["table"]))
+    return render(request, "games/table.html", context)
 
 
 @require_GET
@@ -109,8 +133,15 @@ def table_live(request, table_id):
     """The table's changing part (``#table-live``), polled by the page: 204 when the table
     has not changed since the version the page shows."""
     context = _table_context(request, table_id)
+    status = request.GET.get("status")
+    if status and status != context["table"].status:
+        # The match started (or ended): the page changes shape, so reload it whole.
+        response = HttpResponse(status=204)
+        response["HX-Refresh"] = "true"
+        return response
     if request.GET.get("version") == context["table"].version:
         return HttpResponse(status=204)
+    context["play"] = play.current_deal(context["table"]) is not None
     return render(request, "games/_table_live.html", context)
 
 

@@ -159,6 +159,14 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Timers must fire at their time: never run tasks eagerly (it ignores countdown).
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TIMEZONE = "UTC"
+# Celery beat re-arms overdue turns after any crash (games.tasks.sweep); the embedded
+# default runs the same sweep on the server's event loop (games.scheduler).
+CELERY_BEAT_SCHEDULE = {"sweep-overdue-turns": {"task": "games.sweep", "schedule": 10.0}}
+
+# --- Live table -----------------------------------------------------------------------
+
+# Seconds the settlement of a deal stays on screen before the next deal is dealt.
+GUANDAN_NEXT_DEAL_DELAY = float(os.environ.get("GUANDAN_NEXT_DEAL_DELAY", "6"))
 
 # --- Accounts -------------------------------------------------------------------------
 

@@ -174,6 +174,8 @@ def why_not_beats(play: Reading, top: Reading, level: int) -> str:
     """The reason, citing the rule, that ``play`` does not beat ``top``."""
     if top.shape == JOKER_BOMB:
         return "R5.3: nothing beats the joker bomb"
+    if top.is_bomb and not play.is_bomb:
+        return f"R5.2: only a higher bomb beats a {top.name}"
     if play.is_bomb or top.is_bomb:
         if bomb_rung(play) < bomb_rung(top):
             return f"R5.2: a {play.name} is lower on the bomb ladder than a {top.name}"

@@ -1,0 +1,431 @@
+"""The one door that changes a deal: humans, bots and timeouts all submit actions here.
+
+``submit_action`` locks the table row, checks that the submitter saw the latest step
+(deal and sequence number), applies the engine (which names the broken rule and changes
+nothing on refusal, R9.1), appends the ``Action`` row (unique on deal + seq), stores the
+new snapshot and, on commit only, tells the table's pages and schedules what comes next:
+a bot turn, a think-time timeout, the autopilot, or the next deal.
+
+Settlement happens inside the same transaction as the action that ends a deal: the match
+record, the levels and the career points (R7, R10.6) are never half written.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts import services as account_services
+
+from .broadcast import announce_table_changed
+from .engine import match as engine_match
+from .engine.deal import AUTOPILOT, BOT, HUMAN, TIMEOUT, Action as EngineAction, DealState, apply, timeout_action
+from .engine.errors import RuleError
+from .engine.reading import Reading
+from .engine.replay import match_from_json, match_to_json, state_from_json, state_to_json
+from .engine.views import view_for
+from .models import Action, Deal, Match, Seat, Table
+from .scheduler import schedule
+
+log = logging.getLogger(__name__)
+
+AUTOPILOT_DELAY = 1.0  # seconds before the autopilot plays for a seat (R9.2)
+AUTO_PLAY_INTERVALS = (Decimal("0.3"), Decimal("0.5"), Decimal("1"), Decimal("2"), Decimal("3"), Decimal("4"), Decimal("5"))
+
+
+class PlayError(Exception):
+    """A refused submission; ``str()`` cites the rule. Nothing was changed."""
+
+    def __init__(self, rule: str, message: str):
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Outcome:
+    deal_id: int
+    seq: int
+    state: DealState
+
+
+# ----------------------------------------------------------------------------------------
+# Reads used by the door (and the pages)
+
+
+def current_deal(table: Table) -> Deal | None:
+    """The newest deal of the table's newest match (finished or not), or None."""
+    return Deal.objects.filter(match__table=table).select_related("match").order_by("-match__number", "-number").first()
+
+
+def deal_state(deal: Deal) -> DealState:
+    return state_from_json(deal.state)
+
+
+def seat_of(table: Table, user) -> Seat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return table.seats.filter(user=user).first()
+
+
+# ----------------------------------------------------------------------------------------
+# Dealing
+
+
+def deal_first(*, table: Table, match: Match) -> Deal:
+    """Deal the match's first deal (call inside the transaction that starts the match)."""
+    engine = engine_match.start_match(match.seed)
+    match.state = match_to_json(engine)
+    match.save(update_fields=["state"])
+    return _create_deal(table, match, engine)
+
+
+def _create_deal(table: Table, match: Match, engine: engine_match.Match) -> Deal:
+    state = engine_match.next_deal(engine)
+    deal = Deal.objects.create(
+        match=match,
+        number=engine.deals_played + 1,
+        ruleset_version=state.version,
+        seed=state.seed,
+        hands=[list(hand) for hand in state.dealt],
+        active_level=state.level,
+        team_levels_before=list(state.team_levels),
+        prev_places=None if state.prev_places is None else list(state.prev_places),
+        state=state_to_json(state),
+        seq=state.step,
+    )
+    _arm(table, deal, state, previous=None)
+    deal.save(update_fields=["deadline"])
+    announce_table_changed(table.pk)
+    return deal
+
+
+def start_next_deal(*, table_id: int, deal_id: int) -> Deal | None:
+    """Deal the next deal after ``deal_id`` ended (idempotent: does nothing when that deal
+    is not the table's newest finished deal of a match in progress)."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        deal = current_deal(table)
+        if deal is None or deal.pk != deal_id or deal.finished_at is None or table.status != Table.Status.PLAYING:
+            return None
+        match = deal.match
+        if match.status != Match.Status.PLAYING:
+            return None
+        return _create_deal(table, match, match_from_json(match.state))
+
+
+# ----------------------------------------------------------------------------------------
+# The door
+
+
+def submit_action(
+    *,
+    table_id: int,
+    seat: int,
+    kind: str,
+    cards=(),
+    reading: dict | Reading | None = None,
+    expected_deal: int | None = None,
+    expected_seq: int,
+    actor: str = HUMAN,
+    user=None,
+) -> Outcome:
+    """Apply one action for ``seat`` if the submitter saw the latest step.
+
+    ``user`` is required for human actions and must sit in ``seat``. Raises ``PlayError``
+    or ``RuleError`` (both cite a rule) and changes nothing when refused.
+    """
+    if isinstance(reading, dict):
+        try:
+            reading = Reading.from_json(reading)
+        except (ValueError, KeyError) as exc:
+            raise PlayError("R3.5", str(exc)) from None
+    try:
+        card_ids = tuple(int(c) for c in cards)
+    except (TypeError, ValueError):
+        raise PlayError("R1.4", _("a card is a physical card id 0-107")) from None
+    if kind not in Action.Kind.values:
+        raise PlayError("R9.1", _("%(kind)r is not an action") % {"kind": kind})
+    for attempt in range(3):
+        try:
+            return _submit(table_id, seat, kind, card_ids, reading, expected_deal, expected_seq, actor, user)
+        except IntegrityError:
+            # Another submission took this place in the log first (SQLite has no row
+            # locks); the retry sees the new seq and refuses as stale.
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, actor, user) -> Outcome:
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if table.status != Table.Status.PLAYING:
+            raise PlayError("R10.5", _("this table is not playing a match"))
+        deal = current_deal(table)
+        if deal is None:
+            raise PlayError("R10.5", _("no deal is in progress"))
+        if actor == HUMAN:
+            sitting = seat_of(table, user)
+            if sitting is None:
+                raise PlayError("R10.5", _("you are not seated at this table"))
+            if sitting.position != seat:
+                raise PlayError("R10.5", _("you sit in seat %(number)s") % {"number": sitting.position + 1})
+        if (expected_deal is not None and expected_deal != deal.pk) or expected_seq != deal.seq:
+            raise PlayError(
+                "R9.1",
+                _("the table has moved on (you saw step %(seen)s, it is at step %(now)s); nothing was played")
+                % {"seen": expected_seq, "now": deal.seq},
+            )
+        if deal.finished_at is not None:
+            raise PlayError("R6.6", _("the deal is over"))
+        state = state_from_json(deal.state)
+        new_state = apply(state, EngineAction(kind, seat, cards, reading, actor))
+        if kind == "play" and reading is None:
+            reading = new_state.history[-1].reading
+        Action.objects.create(
+            deal=deal,
+            seq=deal.seq + 1,
+            seat=seat,
+            kind=kind,
+            cards=list(cards),
+            reading=None if reading is None or kind != "play" else reading.to_json(),
+            actor=actor,
+            user=user if actor == HUMAN else None,
+        )
+        deal.state = state_to_json(new_state)
+        deal.seq = new_state.step
+        fields = ["state", "seq", "deadline"]
+        if new_state.is_over:
+            _settle(table, deal, new_state)
+            fields += ["result", "finished_at"]
+        _sync_autopilot(table, new_state)
+        _arm(table, deal, new_state, previous=state)
+        deal.save(update_fields=fields)
+        announce_table_changed(table.pk)
+        return Outcome(deal.pk, deal.seq, new_state)
+
+
+def _settle(table: Table, deal: Deal, state: DealState) -> None:
+    """R7 and R10.6 at the end of a deal: the match record, levels, points."""
+    settlement = state.result.settlement
+    deal.result = {
+        "places": list(state.result.places),
+        "levels": list(settlement.levels),
+        "winner_team": settlement.winner_team,
+        "advance": settlement.advance,
+        "match_over": settlement.match_over,
+        "explanation": settlement.explanation,
+    }
+    deal.finished_at = timezone.now()
+    match = deal.match
+    engine = engine_match.record(match_from_json(match.state), state)
+    match.state = match_to_json(engine)
+    match.level_a, match.level_b = engine.team_levels
+    fields = ["state", "level_a", "level_b"]
+    if engine.is_over:
+        match.status = Match.Status.FINISHED
+        match.winner_team = engine.winner
+        match.finished_at = deal.finished_at
+        fields += ["status", "winner_team", "finished_at"]
+        table.status = Table.Status.FINISHED
+        table.save(update_fields=["status", "updated_at"])
+    match.save(update_fields=fields)
+    winners = [
+        s.user for s in table.seats.select_related("user") if s.position % 2 == settlement.winner_team and s.user_id
+    ]
+    account_services.award_deal_points(
+        deal=deal, winners=winners, levels_advanced=settlement.advance, match_won=engine.is_over
+    )
+    if not engine.is_over:
+        deal_id, table_id = deal.pk, table.pk
+        transaction.on_commit(
+            lambda: schedule("next_deal", table_id, deal_id, delay=settings.GUANDAN_NEXT_DEAL_DELAY)
+        )
+
+
+def _sync_autopilot(table: Table, state: DealState) -> None:
+    """Mirror the engine's autopilot flags (R9.2) onto the human seats."""
+    for seat in table.seats.filter(user__isnull=False):
+        flag = state.autopilot[seat.position]
+        if seat.autopilot != flag:
+            seat.autopilot = flag
+            seat.save(update_fields=["autopilot"])
+
+
+# ----------------------------------------------------------------------------------------
+# Timers
+
+
+def _arm(table: Table, deal: Deal, state: DealState, *, previous: DealState | None) -> None:
+    """Set the think-time deadline and, on commit, schedule whoever acts next."""
+    if state.is_over:
+        deal.deadline = None
+        return
+    to_act = set(state.to_act)
+    kept = previous is not None and deal.deadline is not None and to_act <= set(previous.to_act)
+    if not kept:
+        deal.deadline = timezone.now() + timedelta(seconds=table.think_time)
+    seats = {s.position: s for s in table.seats.all()}
+    table_id, deal_id, seq = table.pk, deal.pk, state.step
+    delay = _next_delay(table, deal, state, seats)
+    transaction.on_commit(lambda: schedule("table_turn", table_id, deal_id, seq, delay=delay))
+
+
+def _next_delay(table: Table, deal: Deal, state: DealState, seats: dict[int, Seat]) -> float:
+    """Seconds until the first seat to act would act on its own."""
+    delays = []
+    for position in state.to_act:
+        seat = seats.get(position)
+        if seat is None or seat.is_bot:
+            delays.append(float(table.bot_speed))
+        elif seat.autopilot:
+            delays.append(max(float(table.bot_speed), AUTOPILOT_DELAY))
+        elif seat.auto_play is not None:
+            delays.append(float(seat.auto_play))
+        else:
+            delays.append(max(0.0, (deal.deadline - timezone.now()).total_seconds()))
+    return min(delays) if delays else 0.0
+
+
+def run_table_turn(*, table_id: int, deal_id: int, seq: int) -> bool:
+    """The timer body (task ``table_turn``): let bots, the autopilot, auto play and
+    timeouts act for every seat that is due at step ``seq``. Does nothing once the table
+    has moved past ``seq`` (idempotent). Returns whether something was applied."""
+    acted = False
+    while True:
+        step = _one_due_action(table_id, deal_id, seq)
+        if step is None:
+            return acted
+        acted = True
+        seq = step
+
+
+def _one_due_action(table_id: int, deal_id: int, seq: int) -> int | None:
+    deal = Deal.objects.filter(pk=deal_id, match__table_id=table_id).select_related("match__table").first()
+    if deal is None or deal.seq != seq or deal.finished_at is not None:
+        return None
+    table = deal.match.table
+    if table.status != Table.Status.PLAYING:
+        return None
+    state = state_from_json(deal.state)
+    seats = {s.position: s for s in table.seats.all()}
+    now = timezone.now()
+    for position in state.to_act:
+        seat = seats.get(position)
+        action = _due_action(table, deal, state, position, seat, now)
+        if action is None:
+            continue
+        try:
+            outcome = submit_action(
+                table_id=table_id, seat=position, kind=action.kind, cards=action.cards, reading=action.reading,
+                expected_deal=deal_id, expected_seq=seq, actor=action.actor,
+            )
+        except (PlayError, RuleError) as exc:
+            # Stale (someone acted first) or a bot's choice refused: the next timer or the
+            # sweep tries again from the new state.
+            log.info("timer action for table %s seat %s refused: %s", table_id, position, exc)
+            return None
+        return outcome.seq
+    # Nobody due yet (a human still thinking): come back at the deadline.
+    remaining = (deal.deadline - now).total_seconds() if deal.deadline else 1.0
+    transaction.on_commit(lambda: schedule("table_turn", table_id, deal_id, seq, delay=max(remaining, 0.05)))
+    return None
+
+
+def _due_action(table: Table, deal: Deal, state: DealState, position: int, seat: Seat | None, now) -> EngineAction | None:
+    from .bots_bridge import choose_for_seat
+
+    if seat is None or seat.is_bot:
+        level = seat.bot_level if seat is not None else table.bot_level
+        return choose_for_seat(state, position, level=level, seed=_bot_seed(deal, state), actor=BOT)
+    if seat.autopilot and state.autopilot[position]:
+        return choose_for_seat(state, position, level=table.bot_level, seed=_bot_seed(deal, state), actor=AUTOPILOT)
+    if seat.auto_play is not None:
+        return choose_for_seat(state, position, level="hard", seed=_bot_seed(deal, state), actor=BOT)
+    if deal.deadline is not None and now >= deal.deadline - timedelta(milliseconds=50):
+        return timeout_action(state, position)
+    return None
+
+
+def _bot_seed(deal: Deal, state: DealState) -> int:
+    return random.Random(f"{deal.seed}:{state.step}").getrandbits(32)
+
+
+def sweep(*, grace: float = 2.0) -> int:
+    """Re-arm every deal whose turn is overdue (after a crash or restart): runs the timer
+    body for it now. Also deals the next deal where one is overdue. Returns how many
+    tables it moved."""
+    now = timezone.now()
+    moved = 0
+    overdue = Deal.objects.filter(
+        finished_at__isnull=True, match__status=Match.Status.PLAYING, match__table__status=Table.Status.PLAYING
+    ).select_related("match")
+    for deal in overdue:
+        if run_table_turn(table_id=deal.match.table_id, deal_id=deal.pk, seq=deal.seq):
+            moved += 1
+    late = now - timedelta(seconds=settings.GUANDAN_NEXT_DEAL_DELAY + grace)
+    for deal in Deal.objects.filter(
+        finished_at__lt=late, match__status=Match.Status.PLAYING, match__table__status=Table.Status.PLAYING
+    ).select_related("match"):
+        if start_next_deal(table_id=deal.match.table_id, deal_id=deal.pk) is not None:
+            moved += 1
+    return moved
+
+
+# ----------------------------------------------------------------------------------------
+# Seat settings during play
+
+
+def take_back_control(*, table: Table, user) -> None:
+    """Switch the autopilot off for the user's seat until the next timeouts (R9.2)."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        seat = seat_of(table, user)
+        if seat is None:
+            raise PlayError("R10.5", _("you are not seated at this table"))
+        Seat.objects.filter(pk=seat.pk).update(autopilot=False)
+        deal = current_deal(table)
+        if deal is not None and deal.finished_at is None:
+            deal.deadline = timezone.now() + timedelta(seconds=table.think_time)
+            deal.save(update_fields=["deadline"])
+            _rearm(table, deal)
+        announce_table_changed(table.pk)
+
+
+def set_auto_play(*, table: Table, user, interval: Decimal | None) -> None:
+    """Auto play: the seat's moves are made for it every ``interval`` seconds (the
+    suggestion), until switched off (None)."""
+    if interval is not None and Decimal(interval) not in AUTO_PLAY_INTERVALS:
+        raise PlayError("R9.2", _("choose an auto-play interval from the list"))
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        seat = seat_of(table, user)
+        if seat is None:
+            raise PlayError("R10.5", _("you are not seated at this table"))
+        Seat.objects.filter(pk=seat.pk).update(auto_play=interval)
+        deal = current_deal(table)
+        if deal is not None and deal.finished_at is None:
+            _rearm(table, deal)
+        announce_table_changed(table.pk)
+
+
+def _rearm(table: Table, deal: Deal) -> None:
+    state = state_from_json(deal.state)
+    seats = {s.position: s for s in table.seats.all()}
+    delay = _next_delay(table, deal, state, seats)
+    table_id, deal_id, seq = table.pk, deal.pk, deal.seq
+    transaction.on_commit(lambda: schedule("table_turn", table_id, deal_id, seq, delay=delay))
+
+
+def view_of(deal: Deal, seat: int | None) -> dict:
+    """What ``seat`` may see of the deal now (engine ``view_for``)."""
+    return view_for(state_from_json(deal.state), seat)

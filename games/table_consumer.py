@@ -1,0 +1,262 @@
+"""The live table's WebSocket: actions in, HTML fragments out.
+
+One consumer per open page. It joins the ``table-<id>`` group; on every change it sends the
+public fragments (rendered once for everybody by the sender, or by itself when the event
+carries none) and its own viewer's private fragments, rendered from that viewer's own view
+only. A seated player's messages are actions; a spectator's messages are refused.
+
+Every refusal (junk, an oversized message, a stale step, an illegal play) is answered with
+a message that names the rule, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from decimal import Decimal, InvalidOperation
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from . import play
+from .broadcast import table_group
+from .consumers import viewer_language
+from .engine.errors import RuleError
+from .engine.reading import Reading
+from .engine.deal import Action as EngineAction
+from .engine.replay import state_from_json
+from .engine.views import view_for
+from .models import Table
+from .table_render import ViewerState, play_as_options, render_private, render_public, seat_infos
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE_BYTES = 4096
+SORT_ACTIONS = {"sort-rank": "rank", "sort-suit": "suit", "sort-combo": "combo"}
+
+
+def _int(value, rule: str, what: str) -> int:
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise play.PlayError(rule, _("%(what)s is missing or not a number") % {"what": what}) from None
+
+
+def _card_list(value) -> list[int]:
+    if value in (None, ""):
+        return []
+    values = value if isinstance(value, list) else [value]
+    if len(values) > 27:
+        raise play.PlayError("R1.3", _("a hand holds at most 27 cards"))
+    cards = []
+    for v in values:
+        try:
+            card = int(v)
+        except (TypeError, ValueError):
+            raise play.PlayError("R1.4", _("%(value)r is not a card id") % {"value": str(v)[:20]}) from None
+        if not 0 <= card < 108:
+            raise play.PlayError("R1.4", _("%(value)s is not a card id (0-107)") % {"value": card})
+        cards.append(card)
+    if len(set(cards)) != len(cards):
+        raise play.PlayError("R3.2", _("one physical card fills exactly one position"))
+    return cards
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.viewer = ViewerState()
+        self.language = viewer_language(self.scope)
+        if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        await self.accept()
+        await self.send_render()
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+
+    async def table_changed(self, event):
+        self.viewer.play_as = []
+        public = event.get("public") if event.get("language") == self.language else None
+        await self.send_render(public=public)
+
+    async def send_render(self, public: str | None = None):
+        html = await database_sync_to_async(self.render)(public)
+        if html:
+            await self.send(text_data=html)
+
+    # ---- rendering (sync, in a worker thread) --------------------------------------
+
+    def _user(self):
+        user = self.scope.get("user")
+        return user if user is not None and user.is_authenticated else None
+
+    def render(self, public: str | None = None) -> str:
+        with translation.override(self.language):
+            table = Table.objects.filter(pk=self.table_id).first()
+            if table is None:
+                return ""
+            deal = play.current_deal(table)
+            if deal is None:
+                return ""  # the waiting room follows seat changes over HTTP (#table-live)
+            state = state_from_json(deal.state)
+            infos = seat_infos(table)
+            seat_row = play.seat_of(table, self._user())
+            position = seat_row.position if seat_row is not None else None
+            if public is None:
+                public = render_public(table, deal, state, infos)
+            private = render_private(table, deal, state, position, self.viewer, infos, seat_row)
+            return public + private
+
+    # ---- actions ---------------------------------------------------------------------
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if bytes_data is not None or text_data is None:
+            await self.refuse("R9.1", _("send actions as JSON text"))
+            return
+        if len(text_data.encode("utf-8", "replace")) > MAX_MESSAGE_BYTES:
+            await self.refuse("R9.1", _("that message is too large"))
+            return
+        try:
+            data = json.loads(text_data)
+        except ValueError:
+            await self.refuse("R9.1", _("that message is not JSON"))
+            return
+        if not isinstance(data, dict) or not isinstance(data.get("action"), str):
+            await self.refuse("R9.1", _("an action needs an \"action\" field"))
+            return
+        html = await database_sync_to_async(self.handle)(data)
+        if html:
+            await self.send(text_data=html)
+
+    async def refuse(self, rule: str, message: str):
+        self.viewer.message = f"{rule}: {message}"
+        self.viewer.message_kind = "error"
+        await self.send_render()
+
+    def handle(self, data: dict) -> str:
+        """Apply one message; returns HTML to send to this page only ("" when the change
+        is broadcast to the whole table instead)."""
+        with translation.override(self.language):
+            viewer = self.viewer
+            action = data["action"]
+            viewer.coach = ""
+            try:
+                if action in SORT_ACTIONS:
+                    viewer.sort = SORT_ACTIONS[action]
+                    viewer.selected = tuple(_card_list(data.get("card")))
+                    viewer.message = ""
+                    return self.render()
+                if action == "clear":
+                    viewer.selected, viewer.play_as, viewer.message = (), [], ""
+                    return self.render()
+                if action == "refresh":
+                    return self.render()
+                table = Table.objects.get(pk=self.table_id)
+                user = self._user()
+                seat_row = play.seat_of(table, user)
+                if seat_row is None:
+                    raise play.PlayError("R10.5", _("you are watching; only seated players act"))
+                if action == "take-back":
+                    play.take_back_control(table=table, user=user)
+                    return self._done()
+                if action == "auto-off":
+                    play.set_auto_play(table=table, user=user, interval=None)
+                    return self._done()
+                if action == "auto-on":
+                    try:
+                        interval = Decimal(str(data.get("auto_interval", "1")))
+                    except InvalidOperation:
+                        raise play.PlayError("R9.2", _("choose an auto-play interval from the list")) from None
+                    play.set_auto_play(table=table, user=user, interval=interval)
+                    return self._done()
+                cards = _card_list(data.get("card"))
+                viewer.selected = tuple(cards)
+                if action == "suggest":
+                    return self._suggest(table, seat_row.position)
+                expected_deal = _int(data.get("deal"), "R9.1", _("the deal"))
+                expected_seq = _int(data.get("seq"), "R9.1", _("the step"))
+                common = dict(table_id=table.pk, seat=seat_row.position, expected_deal=expected_deal,
+                              expected_seq=expected_seq, user=user)
+                if action == "pass":
+                    play.submit_action(kind="pass", **common)
+                elif action in ("tribute", "return"):
+                    if len(cards) != 1:
+                        rule = "R8.3" if action == "tribute" else "R8.4"
+                        raise play.PlayError(rule, _("select exactly one card to give"))
+                    play.submit_action(kind=action, cards=cards, **common)
+                elif action == "play" or action.startswith("play-as-"):
+                    if not cards:
+                        raise play.PlayError("R6.1", _("select the cards to play"))
+                    deal = play.current_deal(table)
+                    before = state_from_json(deal.state)
+                    reading = self._chosen_reading(action, before, seat_row.position, cards)
+                    if reading is None:
+                        return self.render()
+                    play.submit_action(kind="play", cards=cards, reading=reading or None, **common)
+                    if table.kind == Table.Kind.PRACTICE:
+                        self._coach(before, seat_row.position, cards, reading or None)
+                else:
+                    raise play.PlayError("R9.1", _("%(action)r is not an action") % {"action": action[:30]})
+            except (play.PlayError, RuleError) as exc:
+                viewer.message = str(exc)
+                viewer.message_kind = "error"
+                return self.render()
+            return self._done(keep_coach=True)
+
+    def _done(self, keep_coach: bool = False) -> str:
+        self.viewer.selected, self.viewer.play_as, self.viewer.message = (), [], ""
+        if not keep_coach:
+            self.viewer.coach = ""
+        return ""  # the broadcast of the change re-renders this page too
+
+    def _chosen_reading(self, action: str, state, position: int, cards: list[int]):
+        """R3.5: with several legal readings the player chooses; a lone one is automatic.
+
+        Returns a Reading, False to let the engine explain why nothing is legal, or None
+        when the player must first choose (the "play as" buttons are then shown)."""
+        viewer = self.viewer
+        if action.startswith("play-as-"):
+            try:
+                index = int(action.removeprefix("play-as-"))
+                return Reading.from_json(viewer.play_as[index]["reading"])
+            except (ValueError, IndexError, KeyError):
+                raise play.PlayError("R3.5", _("choose one of the offered readings")) from None
+        if not set(cards) <= set(state.hands[position]):
+            raise RuleError("R9.1", _("those cards are not in your hand"))
+        options = play_as_options(state, cards)
+        if len(options) > 1:
+            viewer.play_as = [{"name": r.name, "reading": r.to_json()} for r in options]
+            viewer.message = _("R3.5: these cards can be played several ways; choose one.")
+            viewer.message_kind = "hint"
+            return None
+        return options[0] if options else False
+
+    def _suggest(self, table: Table, position: int) -> str:
+        from .bots import suggest
+
+        state = state_from_json(play.current_deal(table).state)
+        suggestion = suggest(view_for(state, position))
+        self.viewer.selected = tuple(suggestion.action.cards)
+        self.viewer.message = suggestion.reason
+        self.viewer.message_kind = "hint"
+        return self.render()
+
+    def _coach(self, before, position: int, cards, reading) -> None:
+        """Practice tables: after a play clearly worse than the best found, say what was
+        better and why, beside the hand; play goes on."""
+        from .bots import coach_review
+
+        try:
+            highlight = coach_review(view_for(before, position), EngineAction("play", position, tuple(cards), reading))
+        except Exception:  # coaching must never break play
+            log.exception("coach review failed")
+            return
+        if highlight is not None:
+            self.viewer.coach = str(highlight)

@@ -1,0 +1,28 @@
+"""Celery tasks of the live table: thin wrappers over ``games.play``.
+
+Each task is keyed by what it acts on (table, deal, sequence number) and does nothing when
+the table has moved on, so retries, duplicates and restarts are harmless. The embedded
+default runs these same functions on the server's event loop (``games.scheduler``).
+"""
+
+from celery import shared_task
+
+from . import play
+
+
+@shared_task(name="games.table_turn", ignore_result=True, acks_late=True)
+def table_turn(table_id: int, deal_id: int, seq: int) -> bool:
+    """Bots, the autopilot, auto play and think-time timeouts act for whoever is due."""
+    return play.run_table_turn(table_id=table_id, deal_id=deal_id, seq=seq)
+
+
+@shared_task(name="games.next_deal", ignore_result=True, acks_late=True)
+def next_deal(table_id: int, deal_id: int) -> bool:
+    """Deal the next deal of a match once the previous one has been shown settled."""
+    return play.start_next_deal(table_id=table_id, deal_id=deal_id) is not None
+
+
+@shared_task(name="games.sweep", ignore_result=True)
+def sweep() -> int:
+    """Re-arm overdue turns and deals after a crash or restart, so a table never hangs."""
+    return play.sweep()
