@@ -152,6 +152,8 @@ def submit_action(
         card_ids = tuple(int(c) for c in cards)
     except (TypeError, ValueError):
         raise PlayError("R1.4", _("a card is a physical card id 0-107")) from None
+    if any(not 0 <= c < 108 for c in card_ids):
+        raise PlayError("R1.4", _("a card is a physical card id 0-107"))
     if kind not in Action.Kind.values:
         raise PlayError("R9.1", _("%(kind)r is not an action") % {"kind": kind})
     for attempt in range(3):
@@ -297,16 +299,12 @@ def _next_delay(table: Table, deal: Deal, state: DealState, seats: dict[int, Sea
 
 
 def run_table_turn(*, table_id: int, deal_id: int, seq: int) -> bool:
-    """The timer body (task ``table_turn``): let bots, the autopilot, auto play and
-    timeouts act for every seat that is due at step ``seq``. Does nothing once the table
-    has moved past ``seq`` (idempotent). Returns whether something was applied."""
-    acted = False
-    while True:
-        step = _one_due_action(table_id, deal_id, seq)
-        if step is None:
-            return acted
-        acted = True
-        seq = step
+    """The timer body (task ``table_turn``): the first seat that is due at step ``seq``
+    acts (a bot, the autopilot, auto play, or a think-time timeout). One action per run:
+    its commit arms the next timer, so the table's bot speed paces every bot move. Does
+    nothing once the table has moved past ``seq`` (idempotent). Returns whether an
+    action was applied."""
+    return _one_due_action(table_id, deal_id, seq) is not None
 
 
 def _one_due_action(table_id: int, deal_id: int, seq: int) -> int | None:

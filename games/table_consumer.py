@@ -131,7 +131,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(data, dict) or not isinstance(data.get("action"), str):
             await self.refuse("R9.1", _("an action needs an \"action\" field"))
             return
-        html = await database_sync_to_async(self.handle)(data)
+        try:
+            html = await database_sync_to_async(self.handle)(data)
+        except Exception:  # a bug must not cost the player the connection
+            log.exception("table %s: action %r failed", self.table_id, data.get("action"))
+            await self.refuse("R9.1", _("that could not be done; nothing was changed"))
+            return
         if html:
             await self.send(text_data=html)
 
