@@ -20,10 +20,12 @@ from typing import Any, Iterable, Sequence
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from accounts import career
 from accounts.selectors import display_name_of
 
-from .engine.cards import RANK_OF, SUIT_OF, card_name, card_strength, is_wild
+from .engine.cards import RANK_OF, SUIT_OF, card_strength, is_wild
 from .engine.combos import beating_readings, readings_of
 from .engine.deal import DealState, team_of
 from .engine.reading import Reading, shown_rank
@@ -35,11 +37,29 @@ SORT_MODES = ("rank", "suit", "combo")
 SUIT_CLASSES = ("s", "h", "c", "d")
 SUIT_SYMBOLS = ("\u2660", "\u2665", "\u2663", "\u2666")
 PHASE_LABELS = {
-    "tribute": "Tribute",
-    "return": "Return",
-    "play": "Play",
-    "over": "Deal over",
+    "tribute": gettext_lazy("Tribute"),
+    "return": gettext_lazy("Return"),
+    "play": gettext_lazy("Play"),
+    "over": gettext_lazy("Deal over"),
 }
+RANK_NAMES = {
+    "J": gettext_lazy("jack"), "Q": gettext_lazy("queen"), "K": gettext_lazy("king"), "A": gettext_lazy("ace"),
+}
+SUIT_NAMES = (gettext_lazy("spades"), gettext_lazy("hearts"), gettext_lazy("clubs"), gettext_lazy("diamonds"))
+
+
+def card_label(card_id: int, level: int) -> str:
+    """A card's accessible name, translated: "10 of hearts, wild", "big joker"."""
+    rank = RANK_OF[card_id]
+    if rank == 14:
+        return _("big joker")
+    if rank == 13:
+        return _("small joker")
+    shown = shown_rank(rank)
+    name = _("%(rank)s of %(suit)s") % {"rank": RANK_NAMES.get(shown, shown), "suit": SUIT_NAMES[SUIT_OF[card_id]]}
+    if is_wild(card_id, level):
+        name = _("%(card)s, wild") % {"card": name}
+    return name
 
 
 def card_context(card_id: int, level: int) -> dict[str, Any]:
@@ -50,12 +70,12 @@ def card_context(card_id: int, level: int) -> dict[str, Any]:
         return {
             "id": card_id, "joker": True, "big": rank == 14, "rank": _("JOKER"),
             "suit": "", "suit_class": "bj" if rank == 14 else "sj", "wild": False,
-            "name": _(card_name(card_id)),
+            "name": card_label(card_id, level),
         }
     return {
         "id": card_id, "joker": False, "rank": shown_rank(rank), "suit": SUIT_SYMBOLS[suit],
         "suit_class": SUIT_CLASSES[suit], "wild": is_wild(card_id, level),
-        "name": card_name(card_id, level),
+        "name": card_label(card_id, level),
     }
 
 
@@ -145,6 +165,7 @@ def public_context(table: Table, deal: Deal, state: DealState, infos: dict[int, 
             "explanation": deal.result["explanation"],
             "match_over": deal.result["match_over"],
             "winner": "A" if deal.result["winner_team"] == 0 else "B",
+            "points": _winner_points(table, deal.result),
         }
     history = [_move_context(m, level, infos) for m in view["history"][-12:]]
     return {
@@ -164,6 +185,14 @@ def public_context(table: Table, deal: Deal, state: DealState, infos: dict[int, 
         "match_status": deal.match.status,
         "match_winner": None if deal.match.winner_team is None else ("A" if deal.match.winner_team == 0 else "B"),
     }
+
+
+def _winner_points(table: Table, result: dict) -> int:
+    """R10.6: what each registered winner earned for this deal (0 off match tables)."""
+    if not table.awards_points:
+        return 0
+    factor = career.tier_factor(table.tier)
+    return result["advance"] * factor + (career.MATCH_WIN_BONUS * factor if result["match_over"] else 0)
 
 
 def render_public(table: Table, deal: Deal, state: DealState | None = None, infos=None) -> str:
@@ -241,7 +270,7 @@ def private_context(table: Table, deal: Deal, state: DealState, seat: int | None
         "wilds": cards_context(state.wilds, level),
         "deal_number": deal.number,
         "phase": state.phase,
-        "phase_label": _(PHASE_LABELS[state.phase]),
+        "phase_label": PHASE_LABELS[state.phase],
         "turn_text": turn_text,
         "to_act": to_act,
         "leading": state.leading,

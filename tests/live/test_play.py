@@ -1,0 +1,228 @@
+"""The one door (games.play): every action applies once or changes nothing, with the rule
+named; timers make bots, timeouts and the autopilot act; deals settle and follow on."""
+
+import random
+
+import pytest
+
+from accounts.models import PointsEntry
+from games import play
+from games.engine.deal import Action as EngineAction, apply, legal_actions, new_deal, timeout_action
+from games.engine.errors import RuleError
+from games.engine.replay import fold, state_from_json
+from games.models import Action, Deal, Match, Seat, Table
+from games.replay_log import engine_actions, initial_state
+
+from .conftest import expire
+from .helpers import act, current, play_out
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def snapshot(table):
+    """Everything an action could change."""
+    deal = play.current_deal(table)
+    return (
+        deal.pk, deal.seq, deal.state, deal.result, deal.finished_at,
+        list(Action.objects.filter(deal=deal).values_list("seq", "kind", "cards")),
+        list(Seat.objects.filter(table=table).values_list("position", "autopilot", "auto_play")),
+        Table.objects.get(pk=table.pk).status,
+    )
+
+
+def test_starting_a_match_deals_the_first_deal_and_arms_a_timer(playing_table, timers):
+    table, users = playing_table
+    deal, state = current(table)
+    assert deal.number == 1 and deal.seq == 0 and deal.finished_at is None
+    assert state == new_deal(hands=deal.hands, level=0, team_levels=(0, 0), prev_places=None, seed=deal.seed)
+    assert deal.deadline is not None  # R9.2: the think clock runs
+    assert "table_turn" in timers.names()
+
+
+def test_a_legal_action_is_logged_and_snapshotted(playing_table):
+    table, users = playing_table
+    deal, before = current(table)
+    outcome = act(table, users)
+    deal.refresh_from_db()
+    row = Action.objects.get(deal=deal, seq=1)
+    assert outcome.seq == deal.seq == 1
+    assert row.actor == "human" and row.user == users[row.seat]
+    assert state_from_json(deal.state) == apply(before, EngineAction(row.kind, row.seat, tuple(row.cards),
+                                                                     outcome.state.history[-1].reading))
+
+
+def _refused(table, rule, **kwargs):
+    before = snapshot(table)
+    with pytest.raises((play.PlayError, RuleError)) as info:
+        play.submit_action(table_id=table.pk, **kwargs)
+    assert str(info.value).startswith(rule), str(info.value)
+    assert snapshot(table) == before, "a refused action changed something (R9.1)"
+    return str(info.value)
+
+
+def _lead(table):
+    deal, state = current(table)
+    seat = state.turn
+    first = next(a for a in legal_actions(state, seat) if a.kind == "play")
+    return deal, state, seat, first
+
+
+def test_refusals_name_the_rule_and_change_nothing(playing_table):
+    table, users = playing_table
+    deal, state, seat, first = _lead(table)
+    other = (seat + 1) % 4
+    common = dict(expected_deal=deal.pk, expected_seq=deal.seq)
+    # Out of turn (R6.2): another seated player tries to lead.
+    other_cards = state.hands[other][:1]
+    _refused(table, "R6.2", seat=other, kind="play", cards=other_cards, user=users[other], **common)
+    # A stale step and a stale deal (R9.1).
+    _refused(table, "R9.1", seat=seat, kind="play", cards=first.cards, user=users[seat],
+             expected_deal=deal.pk, expected_seq=deal.seq + 3)
+    _refused(table, "R9.1", seat=seat, kind="play", cards=first.cards, user=users[seat],
+             expected_deal=deal.pk + 99, expected_seq=deal.seq)
+    # A player who sits elsewhere, and a visitor who does not sit here (R10.5).
+    _refused(table, "R10.5", seat=seat, kind="play", cards=first.cards, user=users[other], **common)
+    _refused(table, "R10.5", seat=seat, kind="play", cards=first.cards, user=None, **common)
+    # Cards not in hand, forged ids, duplicates.
+    _refused(table, "R9.1", seat=seat, kind="play", cards=state.hands[other][:1], user=users[seat], **common)
+    _refused(table, "R1.4", seat=seat, kind="play", cards=["x"], user=users[seat], **common)
+    _refused(table, "R1", seat=seat, kind="play", cards=[999], user=users[seat], **common)
+    card = state.hands[seat][0]
+    _refused(table, "R", seat=seat, kind="play", cards=[card, card], user=users[seat], **common)
+    # A reading the cards do not have (R3.5), junk readings, a pass on the lead (R6.1).
+    _refused(table, "R", seat=seat, kind="play", cards=[card], user=users[seat],
+             reading={"shape": "bomb", "rank": "3", "size": 4}, **common)
+    _refused(table, "R", seat=seat, kind="play", cards=[card], user=users[seat], reading={"shape": "spaceship"}, **common)
+    _refused(table, "R6.1", seat=seat, kind="pass", user=users[seat], **common)
+    _refused(table, "R9.1", seat=seat, kind="dance", user=users[seat], **common)
+
+
+def test_a_double_click_applies_once(playing_table):
+    table, users = playing_table
+    deal, state, seat, first = _lead(table)
+    kwargs = dict(table_id=table.pk, seat=seat, kind="play", cards=first.cards, reading=first.reading,
+                  expected_deal=deal.pk, expected_seq=deal.seq, user=users[seat])
+    play.submit_action(**kwargs)
+    message = _refused(table, "R9.1", **{k: v for k, v in kwargs.items() if k != "table_id"})
+    assert "moved on" in message
+    assert Action.objects.filter(deal=deal).count() == 1
+
+
+def test_bots_act_when_their_timer_runs_and_stale_timers_do_nothing(practice_table, timers):
+    table, user = practice_table(bot_speed="0.3")
+    deal, state = current(table)
+    timers.run(rounds=50)
+    deal.refresh_from_db()
+    state = state_from_json(deal.state)
+    # The bots played until it was the human's turn (or the deal needs the human).
+    assert 0 in state.to_act or state.is_over
+    assert set(Action.objects.filter(deal=deal).values_list("actor", flat=True)) <= {"bot"}
+    seq = deal.seq
+    assert play.run_table_turn(table_id=table.pk, deal_id=deal.pk, seq=seq - 1 if seq else 99) is False
+    deal.refresh_from_db()
+    assert deal.seq == seq
+
+
+def test_timeouts_then_autopilot_then_taking_back_control(practice_table, timers):
+    """R9.2: a follower passes and a leader plays on timeout; two timeouts in a row put the
+    seat on autopilot until its player acts again."""
+    table, user = practice_table(bot_speed="0.3", think_time=10)
+    timeouts = 0
+    for _ in range(400):
+        timers.run(rounds=20)
+        deal, state = current(table)
+        if state.is_over:
+            break
+        if 0 not in state.to_act:
+            continue
+        expire(deal)
+        assert play.run_table_turn(table_id=table.pk, deal_id=deal.pk, seq=deal.seq)
+        timeouts += 1
+        if timeouts == 2:
+            break
+    deal.refresh_from_db()
+    rows = list(Action.objects.filter(deal=deal, seat=0).order_by("seq"))
+    assert [r.actor for r in rows[-2:]] == ["timeout", "timeout"]
+    seat = Seat.objects.get(table=table, position=0)
+    assert seat.autopilot and state_from_json(deal.state).autopilot[0]
+    # The autopilot now plays for the seat without waiting for the think time.
+    for _ in range(200):
+        timers.run(rounds=20)
+        if Action.objects.filter(deal__match__table=table, seat=0, actor="autopilot").exists():
+            break
+    assert Action.objects.filter(deal__match__table=table, seat=0, actor="autopilot").exists()
+    play.take_back_control(table=table, user=user)
+    assert not Seat.objects.get(table=table, position=0).autopilot
+
+
+def test_auto_play_acts_for_the_player_until_switched_off(practice_table, timers):
+    table, user = practice_table(bot_speed="0.3")
+    with pytest.raises(play.PlayError, match="R9.2"):
+        play.set_auto_play(table=table, user=user, interval="7")
+    play.set_auto_play(table=table, user=user, interval="0.5")
+    assert Seat.objects.get(table=table, position=0).auto_play is not None
+    timers.run(rounds=300)
+    assert Action.objects.filter(deal__match__table=table, seat=0, actor="bot").exists()
+    play.set_auto_play(table=table, user=user, interval=None)
+    assert Seat.objects.get(table=table, position=0).auto_play is None
+
+
+def test_a_whole_deal_settles_and_the_next_deal_carries_the_tribute(playing_table, timers):
+    table, users = playing_table
+    deal = play_out(table, users, timers)
+    assert deal.finished_at is not None and deal.result["explanation"]
+    match = Match.objects.get(pk=deal.match_id)
+    places = deal.result["places"]
+    assert sorted(places) == [0, 1, 2, 3]
+    assert [match.level_a, match.level_b] == deal.result["levels"]
+    # R10.6: registered winners earn levels advanced x tier factor (Junior 1).
+    winners = [users[p] for p in range(4) if p % 2 == deal.result["winner_team"]]
+    for user in winners:
+        entry = PointsEntry.objects.get(user=user, deal=deal, reason=PointsEntry.Reason.DEAL_WIN)
+        assert entry.delta == deal.result["advance"]
+    assert "next_deal" in timers.names()
+    # R9.6 and R10.6 on the table: the promotion in words and the points earned.
+    from django.utils.html import escape
+
+    from games.table_render import render_public
+
+    panel = render_public(table, deal)
+    assert escape(deal.result["explanation"]) in panel
+    assert f"earns {deal.result['advance']} career point" in panel
+    # The next deal: dealt once, at the winners' level, with tribute from these places (R8).
+    second = play.start_next_deal(table_id=table.pk, deal_id=deal.pk)
+    assert play.start_next_deal(table_id=table.pk, deal_id=deal.pk) is None
+    state = state_from_json(second.state)
+    assert second.number == 2 and list(state.prev_places) == places
+    assert state.level == deal.result["levels"][deal.result["winner_team"]]
+    assert state.phase in ("tribute", "return", "play") and state.tribute.kind in ("single", "double")
+
+
+def test_the_log_folds_to_the_snapshot(playing_table, timers):
+    table, users = playing_table
+    deal = play_out(table, users, timers, rng=random.Random(5))
+    assert fold(initial_state(deal), engine_actions(deal)) == state_from_json(deal.state)
+
+
+def test_the_sweep_rearms_an_overdue_turn(practice_table, timers):
+    """A crash loses the pending timers: the sweep finds the deal and moves it on."""
+    table, user = practice_table(bot_speed="0.3")
+    timers.pending.clear()  # the process died with its timers
+    deal, state = current(table)
+    if 0 in state.to_act:
+        expire(deal)
+    before = deal.seq
+    assert play.sweep() >= 1
+    deal.refresh_from_db()
+    assert deal.seq > before
+
+
+def test_timeout_action_is_the_automatic_choice_only(playing_table):
+    """A 'timeout' action must be exactly what R9.2 picks."""
+    table, users = playing_table
+    deal, state = current(table)
+    seat = state.turn
+    auto = timeout_action(state, seat)
+    other = next(a for a in legal_actions(state, seat) if a.kind == "play" and a.cards != auto.cards)
+    _refused(table, "R9.2", seat=seat, kind="play", cards=other.cards, reading=other.reading,
+             expected_deal=deal.pk, expected_seq=deal.seq, actor="timeout")
