@@ -384,19 +384,9 @@ def sweep(*, grace: float = 2.0) -> int:
 
 
 def take_back_control(*, table: Table, user) -> None:
-    """Switch the autopilot off for the user's seat until the next timeouts (R9.2)."""
-    with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table.pk)
-        seat = seat_of(table, user)
-        if seat is None:
-            raise PlayError("R10.5", _("you are not seated at this table"))
-        Seat.objects.filter(pk=seat.pk).update(autopilot=False)
-        deal = current_deal(table)
-        if deal is not None and deal.finished_at is None:
-            deal.deadline = timezone.now() + timedelta(seconds=table.think_time)
-            deal.save(update_fields=["deadline"])
-            _rearm(table, deal)
-        announce_table_changed(table.pk)
+    """Switch the autopilot off for the user's seat until the next timeouts (R9.2); the
+    think time starts afresh."""
+    _change_seat(table, user, autopilot=False, restart_clock=True)
 
 
 def set_auto_play(*, table: Table, user, interval: Decimal | None) -> None:
@@ -404,14 +394,21 @@ def set_auto_play(*, table: Table, user, interval: Decimal | None) -> None:
     suggestion), until switched off (None)."""
     if interval is not None and Decimal(interval) not in AUTO_PLAY_INTERVALS:
         raise PlayError("R9.2", _("choose an auto-play interval from the list"))
+    _change_seat(table, user, auto_play=interval)
+
+
+def _change_seat(table: Table, user, *, restart_clock: bool = False, **fields) -> None:
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
         seat = seat_of(table, user)
         if seat is None:
             raise PlayError("R10.5", _("you are not seated at this table"))
-        Seat.objects.filter(pk=seat.pk).update(auto_play=interval)
+        Seat.objects.filter(pk=seat.pk).update(**fields)
         deal = current_deal(table)
         if deal is not None and deal.finished_at is None:
+            if restart_clock:
+                deal.deadline = timezone.now() + timedelta(seconds=table.think_time)
+                deal.save(update_fields=["deadline"])
             _rearm(table, deal)
         announce_table_changed(table.pk)
 
