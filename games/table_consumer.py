@@ -247,7 +247,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         from .bots import suggest
 
         state = state_from_json(play.current_deal(table).state)
-        suggestion = suggest(view_for(state, position))
+        try:
+            suggestion = suggest(view_for(state, position))
+        except Exception:  # a suggestion must never break the page
+            log.exception("suggestion failed at table %s", table.pk)
+            raise play.PlayError("R9.1", _("no suggestion could be found this time; try again")) from None
         self.viewer.selected = tuple(suggestion.action.cards)
         self.viewer.message = suggestion.reason
         self.viewer.message_kind = "hint"
@@ -264,4 +268,4 @@ class TableConsumer(AsyncWebsocketConsumer):
             log.exception("coach review failed")
             return
         if highlight is not None:
-            self.viewer.coach = str(highlight)
+            self.viewer.coach = highlight.message

@@ -14,16 +14,15 @@ from games.models import Deal
 
 
 def make_deal(match, number=1):
-    """A deal row as the live table would write it (the fields R11.1 needs)."""
-    return Deal.objects.create(
+    """Deal ``number`` of the match: the first was dealt when the match started; later
+    ones are written here with the fields R11.1 needs."""
+    deal, _created = Deal.objects.get_or_create(
         match=match,
         number=number,
-        ruleset_version="test",
-        seed=number,
-        hands=[[], [], [], []],
-        active_level=0,
-        team_levels_before=[0, 0],
+        defaults={"ruleset_version": "test", "seed": number, "hands": [[], [], [], []], "active_level": 0,
+                  "team_levels_before": [0, 0]},
     )
+    return deal
 
 
 @pytest.fixture
