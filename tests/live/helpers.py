@@ -1,0 +1,51 @@
+"""Driving a live table from tests through the one door, as players would."""
+
+import random
+
+from games import play
+from games.engine.deal import PASS, PLAY, legal_actions
+
+
+def current(table):
+    deal = play.current_deal(table)
+    return deal, play.deal_state(deal)
+
+
+def choose(state, seat, rng):
+    """A legal action for ``seat``: leads play something, followers mostly pass."""
+    options = legal_actions(state, seat)
+    if state.phase == "play" and not state.leading and rng.random() < 0.7:
+        return next(a for a in options if a.kind == PASS)
+    plays = [a for a in options if a.kind == PLAY] or options
+    return rng.choice(plays)
+
+
+def act(table, users, rng=None, seat=None):
+    """One human action by ``seat`` (default: the first seat to act)."""
+    rng = rng or random.Random(0)
+    deal, state = current(table)
+    seat = state.to_act[0] if seat is None else seat
+    action = choose(state, seat, rng)
+    return play.submit_action(
+        table_id=table.pk, seat=seat, kind=action.kind, cards=action.cards, reading=action.reading,
+        expected_deal=deal.pk, expected_seq=deal.seq, user=users[seat],
+    )
+
+
+def play_out(table, users, timers, rng=None, limit=2000):
+    """Play the current deal to its end: humans through submit_action, bots and other
+    timers run as they come due. Returns the finished deal."""
+    rng = rng or random.Random(1)
+    deal, state = current(table)
+    deal_id = deal.pk
+    for _ in range(limit):
+        deal, state = current(table)
+        if deal.pk != deal_id or state.is_over:
+            deal.refresh_from_db()
+            return deal
+        humans = [s for s in state.to_act if users.get(s) is not None] if isinstance(users, dict) else list(state.to_act)
+        if humans:
+            act(table, users, rng, seat=humans[0])
+        else:
+            timers.run(rounds=1)
+    raise AssertionError("the deal did not end")
