@@ -5,6 +5,7 @@ Closing a table goes through ``games.services.close_table`` like everywhere else
 """
 
 from django.contrib import admin, messages
+from django.urls import reverse
 from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -108,6 +109,10 @@ class MatchAdmin(admin.ModelAdmin):
     list_select_related = ("table",)
     inlines = [ParticipantInline, DealInline]
 
+    def view_on_site(self, obj):
+        """The match history page (its deals, results and replays)."""
+        return reverse("replays:match", args=[obj.pk])
+
 
 @admin.register(Participant)
 class ParticipantAdmin(admin.ModelAdmin):
@@ -144,6 +149,10 @@ class DealAdmin(admin.ModelAdmin):
     readonly_fields = ("started_at",)
     list_select_related = ("match",)
     inlines = [ActionInline]
+
+    def view_on_site(self, obj):
+        """The deal's replay (refused to outsiders while the deal is in progress)."""
+        return reverse("replays:deal", args=[obj.pk])
 
 
 @admin.register(Action)

@@ -100,3 +100,40 @@ def full_table(make_user, make_table):
         services.take_seat(table=table, user=user, position=position)
     table.refresh_from_db()
     return table, users
+
+
+class Timers:
+    def __init__(self):
+        self.pending = []
+
+    def __call__(self, name, *args, delay):
+        self.pending.append((name, args, delay))
+
+    def names(self):
+        return [name for name, _args, _delay in self.pending]
+
+    def run(self, *, rounds=1000):
+        """Run pending timers (and those they schedule) until none is left."""
+        from games import tasks
+
+        ran = 0
+        while self.pending and ran < rounds:
+            name, args, _delay = self.pending.pop(0)
+            getattr(tasks, name)(*args)
+            ran += 1
+        return ran
+
+
+@pytest.fixture(autouse=True)
+def timers(monkeypatch):
+    """Timers (bot turns, timeouts, the next deal) are recorded, not run, so nothing
+    moves a table behind a test's back; ``timers.run()`` runs them when a test wants.
+    Browser tests' servers run their own real timers in their own process."""
+    from games import play, scheduler
+
+    recorder = Timers()
+    monkeypatch.setattr(play, "schedule", recorder)
+    monkeypatch.setattr(scheduler, "bind_loop", lambda loop: None)
+    return recorder
+
+
