@@ -137,3 +137,25 @@ def timers(monkeypatch):
     return recorder
 
 
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """After every database test: each deal it played must re-fold from its hands and
+    action log to exactly its stored snapshot (R11.1), so the replay of every deal played
+    in the suite reproduces what was recorded. Tests that rig or tamper with a deal on
+    purpose say so with ``@pytest.mark.rigged_deal``."""
+    result = yield
+    if item.get_closest_marker("django_db") and not item.get_closest_marker("rigged_deal") \
+            and not item.get_closest_marker("browser"):
+        from games.engine.deal import RULESET_VERSION
+        from games.models import Deal
+        from games.replay_log import check_deal
+
+        problems = [
+            f"deal {deal.pk}: {problem}"
+            for deal in Deal.objects.filter(ruleset_version=RULESET_VERSION).prefetch_related("actions")
+            if (problem := check_deal(deal)) is not None
+        ]
+        assert not problems, "stored deals differ from their logs: " + "; ".join(problems)
+    return result

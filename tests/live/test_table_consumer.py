@@ -171,6 +171,7 @@ async def test_a_spectator_cannot_act(playing_table):
     await page.disconnect()
 
 
+@pytest.mark.rigged_deal
 async def test_several_readings_offer_play_as_buttons(playing_table):
     """R3.5: a wild completing a straight high or low: the player chooses."""
     table, users = playing_table

@@ -23,6 +23,7 @@ def test_it_finds_nothing_on_good_data(played, open_deal):
     assert output.strip().splitlines() == [f"checked {Deal.objects.count()} deals, 0 differ"]
 
 
+@pytest.mark.rigged_deal
 def test_it_reports_a_tampered_snapshot_and_fails(played):
     tampered = Deal.objects.get(pk=played[1].deal.pk)
     state = copy.deepcopy(tampered.state)
@@ -38,6 +39,7 @@ def test_it_reports_a_tampered_snapshot_and_fails(played):
     assert lines[1] == f"checked {Deal.objects.count()} deals, 1 differ"
 
 
+@pytest.mark.rigged_deal
 def test_it_reports_a_log_that_lost_an_action(played):
     deal = played[0].deal
     deal.actions.order_by("-seq").first().delete()
@@ -45,6 +47,7 @@ def test_it_reports_a_log_that_lost_an_action(played):
         run()
 
 
+@pytest.mark.rigged_deal
 def test_it_checks_only_the_deals_named(played):
     tampered = Deal.objects.get(pk=played[1].deal.pk)
     tampered.seq += 1

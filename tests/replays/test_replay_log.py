@@ -86,6 +86,7 @@ def test_engine_actions_keep_reading_and_actor(played):
     assert fold(initial_state(deal), actions) == state_from_json(deal.state)
 
 
+@pytest.mark.rigged_deal
 def test_a_gap_in_the_log_is_reported(played):
     deal = played[0].deal
     deal.actions.filter(seq=5).delete()
@@ -99,6 +100,7 @@ def test_check_deal_finds_nothing_on_good_data(played, open_deal):
         assert check_deal(deal) is None, deal
 
 
+@pytest.mark.rigged_deal
 def test_check_deal_reports_a_tampered_snapshot(played):
     deal = Deal.objects.get(pk=played[1].deal.pk)
     state = copy.deepcopy(deal.state)
@@ -112,6 +114,7 @@ def test_check_deal_reports_a_tampered_snapshot(played):
     assert problem is not None and "hands" in problem
 
 
+@pytest.mark.rigged_deal
 def test_check_deal_reports_a_wrong_seq_and_a_refused_action(played):
     deal = Deal.objects.get(pk=played[0].deal.pk)
     deal.seq += 1

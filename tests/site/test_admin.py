@@ -15,6 +15,10 @@ from games import services
 from games.models import Action, Deal, Match, Participant, Seat, Table
 
 
+# The admin's fixture writes a made-up action log to show it in order.
+pytestmark = pytest.mark.rigged_deal
+
+
 @pytest.fixture
 def admin_client_with_data(client, make_user, make_table, full_table):
     """A superuser's client and one row of every model."""
