@@ -22,8 +22,9 @@ before a bot acts) belongs to the site's scheduler: the bot itself answers at on
   fewer (see its docstring for the exact rules).
 - ``HeuristicBot``: hand split into the fewest weighted plays, lead/follow policy
   (``policy`` module doc), tribute and return by split cost.
-- ``ExpertBot(budget_ms=300)``: determinized sampling with heuristic playouts
-  (``expert`` module doc); fewer samples when time is short.
+- ``ExpertBot(budget_ms=300, samples=400)``: determinized sampling with lean heuristic
+  playouts (``expert`` and ``fastsim`` module docs); it stops at the time budget or the
+  sample count, whichever comes first, so fewer samples when time is short.
 
 Suggestions and coach (``advice``)
 ----------------------------------
@@ -47,10 +48,19 @@ engine ``DealState`` where the human (seat 0) acts; the other seats are bots.
 Record the human's actions in order; after each one call ``done(actions, state)`` and,
 when it is True, ``check(actions, state) -> DrillResult(passed, message)``.
 
+Grouping (``grouping``)
+-----------------------
+``group_hand(hand, level) -> list[list[int]]``: the hand's card ids grouped into the
+heuristic's split into plays, for a "sort by combinations" button: ordinary plays by
+shape (singles, pairs, triples, full houses, straights, pair runs, triple runs), each
+weakest first; then bombs low to high (R5.2, kept whole); wilds the split keeps as
+themselves last. Every card appears exactly once; the result depends only on the cards
+and the level.
+
 Arena (``arena``)
------------------
+------------------
 ``python -m games.bots.arena --a expert --b heuristic --deals N --seed S
-[--budget-ms 300] [--workers 2] [--max-minutes M]``: every deal played twice with the
+[--budget-ms 300] [--samples N] [--workers 2] [--max-minutes M]``: every deal played twice with the
 teams swapped; win rate and mean level change with 95% confidence intervals, move time
 p50 / p95 / max, crashes counted apart. Measured figures are in ``README.md`` here.
 """
@@ -59,6 +69,7 @@ from .advice import CLEARLY_WORSE, Highlight, Suggestion, coach_review, suggest
 from .base import Bot, GreedyBot, RandomBot
 from .drills import DRILLS, Drill, DrillResult, get_drill
 from .expert import DEFAULT_BUDGET_MS, ExpertBot
+from .grouping import group_hand
 from .heuristic import HeuristicBot
 from .registry import BOT_NAMES, LEVEL_LABELS, TABLE_LEVELS, get_bot
 
@@ -66,5 +77,5 @@ __all__ = [
     "Bot", "RandomBot", "GreedyBot", "HeuristicBot", "ExpertBot", "get_bot", "BOT_NAMES",
     "TABLE_LEVELS", "LEVEL_LABELS", "DEFAULT_BUDGET_MS", "Suggestion", "Highlight",
     "suggest", "coach_review", "CLEARLY_WORSE", "Drill", "DrillResult", "DRILLS",
-    "get_drill",
+    "get_drill", "group_hand",
 ]

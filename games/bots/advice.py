@@ -34,6 +34,10 @@ __all__ = ["Suggestion", "Highlight", "suggest", "coach_review", "explain_move",
 # A human action is "clearly worse" when the expert expects it to cost at least this
 # many levels (R7.1) more than its best move, on the same sampled deals.
 CLEARLY_WORSE = 0.5
+# How much better (levels, standard errors) the expert's sampling must find another move
+# before a suggestion leaves the heuristic's own choice.
+SUGGEST_MARGIN = 0.5
+SUGGEST_Z = 1.64
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +193,10 @@ def suggest(view: dict[str, Any], *, budget_ms: float | None = DEFAULT_BUDGET_MS
         action = HeuristicBot().choose(view, rng_seed=rng_seed)
         return Suggestion(action, _tribute_reason(seen, action.cards[0]))
     rng = random.Random(rng_seed * 7919 + seen.step)
-    result = evaluate(seen, rng, budget_ms=budget_ms, samples=samples)
+    # A suggestion shown to a person leaves the heuristic's plain move only on strong
+    # evidence: a surprising suggestion needs to be right.
+    result = evaluate(seen, rng, budget_ms=budget_ms, samples=samples,
+                      margin=SUGGEST_MARGIN, pick_z=SUGGEST_Z)
     move = result.best_move
     action = move_to_action(seen, move, result.hand)
     return Suggestion(action, explain_move(seen, result.hand, move, result.candidates))
@@ -224,7 +231,7 @@ def coach_review(view_before: dict[str, Any], action_taken: Action, *,
     if taken not in candidates:
         candidates.append(taken)
     result: Evaluation = evaluate(seen, rng, budget_ms=budget_ms, samples=samples,
-                                  candidates=candidates, hand=hand)
+                                  candidates=candidates, hand=hand, prune=False)
     taken_mean = result.mean_of(taken)
     best_index = max(range(len(candidates)), key=lambda i: result.means[i])
     best_move = candidates[best_index]

@@ -65,11 +65,11 @@ def deal_setup(seed: int, index: int) -> tuple[tuple, int, tuple | None, int]:
 
 
 def play_deal(seed: int, index: int, names: tuple[str, str], swapped: bool,
-              budget_ms: float | None) -> DealOutcome:
+              budget_ms: float | None, samples: int | None = None) -> DealOutcome:
     """Play deal ``index`` once; bot A (``names[0]``) sits in seats 0 and 2, or 1 and 3
     when ``swapped``."""
     hands, level, prev, deal_seed = deal_setup(seed, index)
-    bots = {name: get_bot(name, budget_ms=budget_ms) for name in names}
+    bots = {name: get_bot(name, budget_ms=budget_ms, samples=samples) for name in names}
     seat_name = [names[(s + (1 if swapped else 0)) % 2] for s in range(4)]
     state = new_deal(hands=hands, level=level, team_levels=(level, level), prev_places=prev,
                      seed=deal_seed)
@@ -100,9 +100,9 @@ def play_deal(seed: int, index: int, names: tuple[str, str], swapped: bool,
 
 
 def _pair_task(args: tuple) -> tuple[DealOutcome, DealOutcome]:
-    seed, index, names, budget_ms = args
-    return (play_deal(seed, index, names, False, budget_ms),
-            play_deal(seed, index, names, True, budget_ms))
+    seed, index, names, budget_ms, samples = args
+    return (play_deal(seed, index, names, False, budget_ms, samples),
+            play_deal(seed, index, names, True, budget_ms, samples))
 
 
 def _mean_ci(values: list[float]) -> tuple[float, float]:
@@ -135,6 +135,7 @@ class ArenaReport:
     times: dict[str, tuple[float, float, float, int]]
     seconds: float
     budget_ms: float | None
+    samples: int | None = None
 
     def text(self) -> str:
         a, b = self.names
@@ -142,7 +143,8 @@ class ArenaReport:
             f"{a} (A) vs {b} (B): {self.pairs} deals, each played twice with the teams "
             f"swapped ({2 * self.pairs} games)"
             + ("" if "expert" not in self.names and "hard" not in self.names else
-               f"; expert budget {'none (fixed samples)' if self.budget_ms is None else f'{self.budget_ms:g} ms'} a move"),
+               f"; expert budget {'none' if self.budget_ms is None else f'{self.budget_ms:g} ms'} a move"
+               + ("" if self.samples is None else f", at most {self.samples} sampled deals a move")),
             f"A wins the deal: {100 * self.win_rate[0]:.1f}% +/- {100 * self.win_rate[1]:.1f}% (95% CI)",
             f"A mean level change per deal: {self.level_change[0]:+.3f} +/- {self.level_change[1]:.3f} (95% CI)",
             f"crashes: " + ", ".join(f"{n} {c}" for n, c in self.crashes.items())
@@ -157,11 +159,11 @@ class ArenaReport:
 
 def run_arena(a: str, b: str, deals: int, seed: int, *, workers: int = 2,
               budget_ms: float | None = None, max_minutes: float | None = None,
-              progress: bool = True) -> ArenaReport:
+              progress: bool = True, samples: int | None = None) -> ArenaReport:
     """Play ``deals`` seat-swapped deal pairs and summarise (module doc)."""
     names = (a, b)
     started = time.perf_counter()
-    tasks = [(seed, i, names, budget_ms) for i in range(deals)]
+    tasks = [(seed, i, names, budget_ms, samples) for i in range(deals)]
     results: list[tuple[DealOutcome, DealOutcome]] = []
     step = max(1, deals // 20)
     if workers > 1:
@@ -186,11 +188,11 @@ def run_arena(a: str, b: str, deals: int, seed: int, *, workers: int = 2,
         if pool is not None:
             pool.terminate()
             pool.join()
-    return summarise(names, results, time.perf_counter() - started, budget_ms)
+    return summarise(names, results, time.perf_counter() - started, budget_ms, samples)
 
 
 def summarise(names: tuple[str, str], results: list[tuple[DealOutcome, DealOutcome]],
-              seconds: float, budget_ms: float | None) -> ArenaReport:
+              seconds: float, budget_ms: float | None, samples: int | None = None) -> ArenaReport:
     crashes = {n: 0 for n in names}
     times: dict[str, list[float]] = {n: [] for n in names}
     wins: list[float] = []
@@ -213,7 +215,7 @@ def summarise(names: tuple[str, str], results: list[tuple[DealOutcome, DealOutco
     if names[0] == names[1]:
         summary = {names[0]: summary[names[0]]}
     return ArenaReport(names, len(results), crashed_pairs, _mean_ci(wins), _mean_ci(changes),
-                       crashes, summary, seconds, budget_ms)
+                       crashes, summary, seconds, budget_ms, samples)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -224,10 +226,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--budget-ms", type=float, default=300.0, help="expert time per move")
+    parser.add_argument("--samples", type=int, default=None,
+                        help="expert: at most this many sampled deals a move (with the budget)")
     parser.add_argument("--max-minutes", type=float, default=None, help="stop early after this long")
     args = parser.parse_args(argv)
     report = run_arena(args.a, args.b, args.deals, args.seed, workers=args.workers,
-                       budget_ms=args.budget_ms, max_minutes=args.max_minutes)
+                       budget_ms=args.budget_ms, max_minutes=args.max_minutes,
+                       samples=args.samples)
     print(report.text())
     return 0
 

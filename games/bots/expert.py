@@ -4,21 +4,28 @@ For each decision it:
 
 1. takes a handful of candidate moves from the heuristic (``policy.candidate_moves``:
    the heuristic's own choice first, then the other sensible leads, or pass / the
-   weakest beating plays / the lowest bomb when following);
+   weakest beating plays when following; bombs only when the heuristic's own choice
+   is a bomb);
 2. deals the cards it has not seen to the other three seats, consistent with everything
    public: cards played, exact card counts (``view.Seen``), tribute gifts still held by
    their recipient (R8), and passes where they say something: of two candidate deals
    it keeps the one where fewer seats held an unbroken play that beat a top they passed
    on (R6.2 allows passing, so this is a preference, not a rule);
-3. plays each candidate to the end of the deal in every sampled deal (``sim.Playout``,
-   every seat on the heuristic policy) and scores it by the level change of R7.1 for its
-   team;
-4. keeps the candidate with the best mean, preferring the heuristic's own choice unless
-   another is better by a margin.
+3. plays each candidate to the end of the deal in every sampled deal with lean
+   rank-count playouts (``fastsim.FastDeal``: every seat on the heuristic's policy, the
+   expert's own seat starting from the heuristic's searched split of its hand) and
+   scores it by the level change of R7.1 for its team. All candidates are played on the
+   same sampled deals (common random numbers), so their differences are measured with
+   far less noise than their values; every few samples, candidates already clearly
+   worse than the heuristic's choice stop being sampled;
+4. keeps the heuristic's own choice unless another candidate beats it on the same deals
+   by more than ``MARGIN`` levels on average and by more than ``PICK_Z`` standard errors
+   of the paired differences.
 
-It stops sampling when its time budget (default 300 ms a move) is spent, so a slow
-machine gets fewer samples, not a slower bot. With ``budget_ms=None`` it takes exactly
-``samples`` samples, and the same view and seed always give the same move.
+It stops sampling when its time budget (default 300 ms a move) is spent or when it has
+``samples`` sampled deals, so a slow machine gets fewer samples, not a slower bot. With
+``budget_ms=None`` it takes exactly ``samples`` samples, and the same view and seed
+always give the same move.
 """
 
 from __future__ import annotations
@@ -32,10 +39,13 @@ from games.engine.reading import Reading
 
 from .base import move_to_action
 from .heuristic import HeuristicBot
-from .model import Hand, Move, Split, split_hand
-from .model import strength_of
-from .policy import Table, candidate_moves, quick_split
-from .sim import Playout, level_change, places_from
+from .fastsim import (
+    SHAPE_CODE, FastDeal, full_plan, hand_state, lean_hand, play_of_move, play_of_reading,
+    quick_plan,
+)
+from .fastsim import level_change as fast_level_change
+from .model import Hand, Move, Split, split_hand, strength_of
+from .policy import Table, candidate_moves
 from .view import Seen
 
 __all__ = ["ExpertBot", "Evaluation", "evaluate", "DEFAULT_BUDGET_MS"]
@@ -44,8 +54,21 @@ DEFAULT_BUDGET_MS = 300.0
 DEFAULT_SAMPLES = 400
 # How much better (in levels) another candidate's mean must be to replace the
 # heuristic's own choice: sampling noise should not make the expert erratic.
-MARGIN = 0.1
+MARGIN = 0.3
 PASS_CHECKS = 6
+# Deals drawn per sample; the one fewest past passes contradict is kept (``sample_deal``).
+SAMPLE_TRIES = 2
+# Paired test for leaving the heuristic's choice (see ``_pick``).
+PICK_Z = 1.0
+MIN_SAMPLES = 4
+# The other seats start a playout from the heuristic's searched split of their sampled
+# hand (True) or from the quick split (False: about twice the samples in the same time).
+FULL_PLANS = False
+# Every few samples, candidates clearly worse than the heuristic's choice stop being
+# sampled: those whose paired mean plus PRUNE_Z standard errors is below -PRUNE_FLOOR.
+PRUNE_EVERY = 4
+PRUNE_Z = 1.0
+PRUNE_FLOOR = 0.2
 
 
 @dataclass(slots=True)
@@ -59,6 +82,8 @@ class Evaluation:
     means: list[float]
     samples: int
     best: int
+    # Per candidate, its playout score on each sampled deal (the same deals for all).
+    scores: list[list[int]] | None = None
 
     @property
     def best_move(self) -> Move | None:
@@ -94,19 +119,19 @@ def _pass_checks(seen: Seen) -> list[tuple[int, Reading, list[int]]]:
 
 
 def _violations(hands: dict[int, list[int]], checks, level: int) -> int:
+    """How many informative passes a sampled deal contradicts: the seat's hand then
+    (its sampled cards plus what it played later) split into a play of the top's shape
+    that beat it (R5.1), yet it passed."""
     bad = 0
     for seat, top, later in checks:
-        then = Hand.from_cards(hands[seat] + later, level, find_flushes=False)
-        for move in quick_split(then).moves:
-            if not move.is_bomb and move.reading.shape == top.shape and \
-                    _beats_same(move.reading, top, level):
+        counts, wilds, _ = lean_hand(hands[seat] + later, level)
+        shape = SHAPE_CODE[top.shape]
+        key = strength_of(top.key, level)
+        for play in quick_plan(counts, wilds, level, ()):
+            if play[0] == shape and play[1] > key:
                 bad += 1
                 break
     return bad
-
-
-def _beats_same(play: Reading, top: Reading, level: int) -> bool:
-    return strength_of(play.key, level) > strength_of(top.key, level)
 
 
 def sample_deal(seen: Seen, rng: random.Random, checks=None) -> dict[int, list[int]]:
@@ -121,7 +146,7 @@ def sample_deal(seen: Seen, rng: random.Random, checks=None) -> dict[int, list[i
     needs = {s: max(0, seen.counts[s] - len(known[s])) for s in others}
     best: dict[int, list[int]] | None = None
     best_bad = None
-    tries = 2 if checks else 1
+    tries = SAMPLE_TRIES if checks else 1
     for _ in range(tries):
         rng.shuffle(pool)
         hands: dict[int, list[int]] = {}
@@ -143,11 +168,14 @@ def sample_deal(seen: Seen, rng: random.Random, checks=None) -> dict[int, list[i
 
 def evaluate(seen: Seen, rng: random.Random, *, budget_ms: float | None = DEFAULT_BUDGET_MS,
              samples: int = DEFAULT_SAMPLES, candidates: list[Move | None] | None = None,
-             margin: float = MARGIN, hand: Hand | None = None) -> Evaluation:
+             margin: float = MARGIN, hand: Hand | None = None,
+             pick_z: float | None = None, prune: bool = True) -> Evaluation:
     """Compare candidate moves by playouts over sampled deals (module doc).
 
     ``hand`` overrides the seat's hand model (for a move that uses cards of a straight
-    flush the splitter keeps aside)."""
+    flush the splitter keeps aside). ``prune=False`` samples every candidate on every
+    deal (so all means cover the same deals, as the coach's comparison needs);
+    ``pick_z`` overrides ``PICK_Z``."""
     start = time.perf_counter()
     level = seen.level
     if hand is None:
@@ -156,47 +184,85 @@ def evaluate(seen: Seen, rng: random.Random, *, budget_ms: float | None = DEFAUL
     table = seen.table()
     if candidates is None:
         candidates = candidate_moves(hand, split, table)
+        first = candidates[0]
+        if first is None or not first.is_bomb:
+            # Bombing where the heuristic holds its bombs back did no better than the
+            # heuristic's own move on average (worse late in a deal) when candidates
+            # were checked against the real deal played out to its end; the sampling
+            # then only adds noise there, so a bomb is compared only when the
+            # heuristic itself bombs.
+            candidates = [m for m in candidates if m is None or not m.is_bomb]
     scores: list[list[int]] = [[] for _ in candidates]
     done = 0
     if len(candidates) > 1:
         deadline = None if budget_ms is None else start + budget_ms * 0.85 / 1000.0
         checks = _pass_checks(seen)
         passes = len(seen.passes_since_top())
-        while done < samples:
+        seat = seen.seat
+        own = hand_state(hand)
+        own_plan = [play_of_move(m, hand) for m in split.moves]
+        top = play_of_reading(seen.top, level) if seen.top is not None else None
+        lean = [None if move is None else play_of_move(move, hand) for move in candidates]
+        active = list(range(len(candidates)))
+        planner = full_plan if FULL_PLANS else quick_plan
+        while done < samples and len(active) > 1:
             if deadline is not None and time.perf_counter() > deadline and done > 0:
                 break
             deal = sample_deal(seen, rng, checks)
-            others = {s: Hand.from_cards(cards, level, quick=True) for s, cards in deal.items()}
-            for index, move in enumerate(candidates):
-                hands = [hand.copy() if s == seen.seat else others[s].copy() for s in range(4)]
-                playout = Playout(hands, level, seen.seat, seen.top, seen.top_seat, passes,
-                                  list(seen.finished))
-                if playout.play(seen.seat, move):
-                    scores[index].append(level_change(places_from(playout.finished), seen.seat))
+            states = [own if s == seat else lean_hand(deal[s], level) for s in range(4)]
+            plans = [own_plan if s == seat else
+                     planner(states[s][0], states[s][1], level, states[s][2])
+                     for s in range(4)]
+            for index in active:
+                playout = FastDeal(states, level, seat, top, seen.top_seat, passes,
+                                   list(seen.finished), plans)
+                if playout.play(seat, lean[index]):
+                    scores[index].append(fast_level_change(playout.finished, seat))
                 else:
-                    scores[index].append(playout.run(seen.seat))
+                    scores[index].append(playout.run(seat))
             done += 1
-    means = [sum(v) / done if done else 0.0 for v in scores]
-    best = _pick(scores, margin)
-    return Evaluation(hand, split, table, candidates, means, done, best)
+            if prune and done % PRUNE_EVERY == 0:
+                active = _prune(scores, active)
+    means = [sum(v) / len(v) if v else 0.0 for v in scores]
+    best = _pick(scores, margin, PICK_Z if pick_z is None else pick_z)
+    return Evaluation(hand, split, table, candidates, means, done, best, scores)
 
 
-def _pick(scores: list[list[int]], margin: float) -> int:
+def _paired(scores: list[list[int]], index: int) -> tuple[float, float, int]:
+    """Mean and standard error of candidate ``index`` minus the heuristic's choice, over
+    the sampled deals both were played on (common random numbers)."""
+    diffs = [a - b for a, b in zip(scores[index], scores[0])]
+    n = len(diffs)
+    if n < 2:
+        return 0.0, float("inf"), n
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, (var / n) ** 0.5, n
+
+
+def _prune(scores: list[list[int]], active: list[int]) -> list[int]:
+    """Stop sampling candidates already clearly worse than the heuristic's choice, so
+    the time goes to the ones still in contention."""
+    keep = [0]
+    for index in active:
+        if index == 0:
+            continue
+        mean, stderr, _ = _paired(scores, index)
+        if mean + PRUNE_Z * stderr > -PRUNE_FLOOR:
+            keep.append(index)
+    return keep
+
+
+def _pick(scores: list[list[int]], margin: float, z: float = PICK_Z) -> int:
     """The candidate to play: the heuristic's own (index 0) unless another beats it on
     the same sampled deals by more than ``margin`` levels on average and by more than
-    1.64 standard errors of the paired differences (a one-sided 95% test), so that
-    sampling noise does not make the expert erratic."""
+    ``z`` standard errors of the paired differences, so that sampling noise does not
+    make the expert erratic."""
     best, best_gain = 0, 0.0
-    base = scores[0]
-    n = len(base)
-    if n < 2:
-        return 0
     for index in range(1, len(scores)):
-        diffs = [a - b for a, b in zip(scores[index], base)]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        stderr = (var / n) ** 0.5
-        if mean > margin and mean - 1.64 * stderr > 0 and mean > best_gain:
+        mean, stderr, n = _paired(scores, index)
+        if n >= MIN_SAMPLES and mean > margin and mean - z * stderr > 0 \
+                and mean > best_gain:
             best, best_gain = index, mean
     return best
 

@@ -15,9 +15,12 @@ TABLE_LEVELS = {"easy": "greedy", "normal": "heuristic", "hard": "expert"}
 LEVEL_LABELS = {"easy": "Easy", "normal": "Normal", "hard": "Hard"}
 
 
-def get_bot(name: str, *, budget_ms: float | None = DEFAULT_BUDGET_MS) -> Bot:
+def get_bot(name: str, *, budget_ms: float | None = DEFAULT_BUDGET_MS,
+            samples: int | None = None) -> Bot:
     """A bot by table level (``easy``, ``normal``, ``hard``) or strategy name (``random``,
-    ``greedy``, ``heuristic``, ``expert``). ``budget_ms`` is the expert's time per move.
+    ``greedy``, ``heuristic``, ``expert``). ``budget_ms`` is the expert's time per move; ``samples``, when given,
+    caps the sampled deals a move (``budget_ms=None`` with ``samples``: exactly that
+    many, whatever the machine's speed).
 
     >>> get_bot("hard").name, get_bot("easy").name
     ('expert', 'greedy')
@@ -30,5 +33,7 @@ def get_bot(name: str, *, budget_ms: float | None = DEFAULT_BUDGET_MS) -> Bot:
     if key == "heuristic":
         return HeuristicBot()
     if key == "expert":
+        if samples is not None:
+            return ExpertBot(budget_ms=budget_ms, samples=samples)
         return ExpertBot(budget_ms=budget_ms)
     raise ValueError(f"no bot named {name!r}; choose one of {', '.join(TABLE_LEVELS)} or {', '.join(BOT_NAMES)}")

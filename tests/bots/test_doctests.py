@@ -6,7 +6,8 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("module", ["games.bots.model", "games.bots.registry", "games.bots.drills"])
+@pytest.mark.parametrize("module", ["games.bots.model", "games.bots.registry", "games.bots.drills",
+                                    "games.bots.grouping"])
 def test_doctests(module):
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0
