@@ -136,7 +136,10 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # redis-py 8 reads with a 5 s socket timeout by default, no longer than
+                # the layer's 5 s blocking pop, so idle consumers died with "Timeout
+                # reading from ...": read for longer than one blocking pop.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
                 # One inbound backlog per daphne process: the default of 100 drops
                 # fragments under load (docs/architecture.md).
                 "capacity": 1500,
