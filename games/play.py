@@ -27,7 +27,7 @@ from accounts import services as account_services
 
 from .broadcast import announce_table_changed
 from .engine import match as engine_match
-from .engine.deal import AUTOPILOT, BOT, HUMAN, TIMEOUT, Action as EngineAction, DealState, apply, timeout_action
+from .engine.deal import AUTOPILOT, BOT, HUMAN, Action as EngineAction, DealState, apply, timeout_action
 from .engine.errors import RuleError
 from .engine.reading import Reading
 from .engine.replay import match_from_json, match_to_json, state_from_json, state_to_json
@@ -112,8 +112,8 @@ def start_next_deal(*, table_id: int, deal_id: int) -> Deal | None:
     """Deal the next deal after ``deal_id`` ended (idempotent: does nothing when that deal
     is not the table's newest finished deal of a match in progress)."""
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table_id)
-        deal = current_deal(table)
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        deal = current_deal(table) if table is not None else None
         if deal is None or deal.pk != deal_id or deal.finished_at is None or table.status != Table.Status.PLAYING:
             return None
         match = deal.match
@@ -359,16 +359,18 @@ def _bot_seed(deal: Deal, state: DealState) -> int:
 
 
 def sweep(*, grace: float = 2.0) -> int:
-    """Re-arm every deal whose turn is overdue (after a crash or restart): runs the timer
-    body for it now. Also deals the next deal where one is overdue. Returns how many
+    """Re-arm every deal whose turn is overdue (after a crash or restart lost its timer):
+    runs the timer body for it now, and deals the next deal where one is overdue. A turn
+    is overdue ``grace`` seconds after it should have happened, so the sweep never hurries
+    a bot past the table's bot speed nor a human past the think time. Returns how many
     tables it moved."""
     now = timezone.now()
     moved = 0
-    overdue = Deal.objects.filter(
+    running = Deal.objects.filter(
         finished_at__isnull=True, match__status=Match.Status.PLAYING, match__table__status=Table.Status.PLAYING
-    ).select_related("match")
-    for deal in overdue:
-        if run_table_turn(table_id=deal.match.table_id, deal_id=deal.pk, seq=deal.seq):
+    ).select_related("match__table")
+    for deal in running:
+        if _overdue(deal, now, grace) and run_table_turn(table_id=deal.match.table_id, deal_id=deal.pk, seq=deal.seq):
             moved += 1
     late = now - timedelta(seconds=settings.GUANDAN_NEXT_DEAL_DELAY + grace)
     for deal in Deal.objects.filter(
@@ -377,6 +379,24 @@ def sweep(*, grace: float = 2.0) -> int:
         if start_next_deal(table_id=deal.match.table_id, deal_id=deal.pk) is not None:
             moved += 1
     return moved
+
+
+def _overdue(deal: Deal, now, grace: float) -> bool:
+    table = deal.match.table
+    state = state_from_json(deal.state)
+    seats = {s.position: s for s in table.seats.all()}
+    last = deal.actions.order_by("-seq").values_list("created_at", flat=True).first() or deal.started_at
+    if deal.deadline is not None and deal.deadline < last:
+        last = deal.deadline - timedelta(seconds=table.think_time)  # the clock was restarted since
+    waited = (now - last).total_seconds() - grace
+    for position in state.to_act:
+        seat = seats.get(position)
+        if seat is None or seat.is_bot or seat.autopilot or seat.auto_play is not None:
+            if waited >= _next_delay(table, deal, state, {position: seat} if seat else {}):
+                return True
+        elif deal.deadline is not None and (now - deal.deadline).total_seconds() >= grace:
+            return True
+    return False
 
 
 # ----------------------------------------------------------------------------------------

@@ -272,8 +272,7 @@ def start_match(*, table: Table, user) -> Match:
         )
         table.status = Table.Status.PLAYING
         table.save(update_fields=["status", "updated_at"])
-        play.deal_first(table=table, match=match)
-        announce_table_changed(table.pk)
+        play.deal_first(table=table, match=match)  # announces the change on commit
     return match
 
 

@@ -71,7 +71,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.viewer = ViewerState()
         self.language = viewer_language(self.scope)
-        if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
+        if not await database_sync_to_async(self._may_watch)():
+            # No such table, or a friend table this browser was not invited to (R10.3).
             await self.close(code=4404)
             return
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
@@ -92,6 +93,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=html)
 
     # ---- rendering (sync, in a worker thread) --------------------------------------
+
+    def _may_watch(self) -> bool:
+        from . import selectors
+        from .views import invitations
+
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return False
+        session = self.scope.get("session")
+        invited = invitations(session).keys() if session is not None and session.session_key else ()
+        return selectors.may_see(table, selectors.viewer_for(self._user(), invited_table_ids=invited))
 
     def _user(self):
         user = self.scope.get("user")

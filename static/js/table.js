@@ -15,17 +15,29 @@
   }
   setInterval(tick, 250);
 
+  /* Every change of the table reaches the page as one message for its new step
+   * (data-seq of the public fragments). A jump of more than one step within a deal means
+   * a message was missed (a busy channel layer may drop one): ask for a fresh render of
+   * the whole table, which the socket answers at once. */
   var lastSeq = null;
+  var lastDeal = null;
   document.addEventListener("htmx:wsAfterMessage", function (evt) {
     tick();
     var seats = document.getElementById("tbl-seats");
     var seq = seats ? parseInt(seats.getAttribute("data-seq"), 10) : NaN;
+    var deal = seats ? seats.getAttribute("data-deal") : null;
     var turn = document.querySelector("#tbl-status .turn.is-mine");
     if (!isNaN(seq) && seq !== lastSeq && turn) {
       var announce = document.getElementById("play-announce");
       if (announce) { announce.textContent = turn.textContent; }
     }
-    if (!isNaN(seq)) { lastSeq = seq; }
+    if (isNaN(seq)) { return; }
+    var socket = evt.detail && evt.detail.socketWrapper;
+    if (deal === lastDeal && lastSeq !== null && seq > lastSeq + 1 && socket) {
+      socket.send(JSON.stringify({action: "refresh"}));
+    }
+    lastSeq = seq;
+    lastDeal = deal;
   });
 
   document.addEventListener("htmx:wsOpen", function () {

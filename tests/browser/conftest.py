@@ -21,9 +21,15 @@ Chromium is never downloaded: ``scripts/test.sh`` installs Debian's package when
 
 import os
 import shutil
+import subprocess
+import sys
 import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
+from django.conf import settings
 from django.db import connection
 
 from guandan_site.testing import LiveSite
@@ -118,3 +124,36 @@ def new_page(new_context):
         return new_context(**options).new_page()
 
     return make
+
+
+@pytest.fixture(scope="session", autouse=True)
+def celery_timers(live_site, django_db_blocker):
+    """Bot turns, timeouts and the next deal: on the embedded default the shared server
+    runs them on its own event loop; with ``REDIS_URL`` (PostgreSQL and Redis, as in
+    production) the server sends them to Celery, so a worker on the test database runs
+    them here, as a production worker does, and its broadcasts reach the server's pages
+    through Redis."""
+    if settings.GUANDAN_SCHEDULER != "celery":
+        yield None
+        return
+    from guandan_site.celery import app
+
+    with django_db_blocker.unblock():
+        name = connection.settings_dict["NAME"]
+    url = urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{name}").geturl()
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "guandan_site", "worker", "--loglevel=WARNING", "--concurrency=1",
+         "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        cwd=Path(__file__).resolve().parents[2], env=dict(os.environ, DATABASE_URL=url),
+        stdin=subprocess.DEVNULL, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not app.control.ping(timeout=0.5):
+            assert worker.poll() is None and time.monotonic() < deadline, "the Celery worker did not start"
+        yield worker
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+        # Timers left by these tables must not reach a later worker.
+        app.control.purge()

@@ -235,3 +235,25 @@ async def test_reconnecting_gets_the_whole_table_again(playing_table):
         assert f'id="{fragment}"' in again
     assert hand_cards(again) == hand_cards(first)
     await page.disconnect()
+
+
+async def test_a_friend_table_is_not_watched_without_the_invitation(make_user, make_table):
+    """R10.3: friend tables are private; the socket refuses a stranger as the page does."""
+    host = await database_sync_to_async(make_user)()
+    stranger = await database_sync_to_async(make_user)()
+    table = await database_sync_to_async(make_table)(host, kind="friend")
+    headers = [ORIGIN, HOST, (b"cookie", await cookie_for(stranger))]
+    communicator = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=headers)
+    connected, _ = await communicator.connect()
+    assert not connected
+    page, _html = await connect_waiting(table, host)
+    await page.disconnect()
+
+
+async def connect_waiting(table, user):
+    """A page of a table still waiting: the socket opens and stays quiet."""
+    headers = [ORIGIN, HOST, (b"cookie", await cookie_for(user))]
+    communicator = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=headers)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator, None
