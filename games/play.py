@@ -88,11 +88,11 @@ def deal_first(*, table: Table, match: Match) -> Deal:
     return _create_deal(table, match, engine)
 
 
-def _create_deal(table: Table, match: Match, engine: engine_match.Match) -> Deal:
-    state = engine_match.next_deal(engine)
-    deal = Deal.objects.create(
+def deal_row(match: Match, state: DealState, *, number: int) -> Deal:
+    """Write a freshly dealt deal: what R11.1 needs to replay it, and its first snapshot."""
+    return Deal.objects.create(
         match=match,
-        number=engine.deals_played + 1,
+        number=number,
         ruleset_version=state.version,
         seed=state.seed,
         hands=[list(hand) for hand in state.dealt],
@@ -102,6 +102,11 @@ def _create_deal(table: Table, match: Match, engine: engine_match.Match) -> Deal
         state=state_to_json(state),
         seq=state.step,
     )
+
+
+def _create_deal(table: Table, match: Match, engine: engine_match.Match) -> Deal:
+    state = engine_match.next_deal(engine)
+    deal = deal_row(match, state, number=engine.deals_played + 1)
     _arm(table, deal, state, previous=None)
     deal.save(update_fields=["deadline"])
     announce_table_changed(table.pk)

@@ -24,7 +24,7 @@ from games.engine.deal import (
     AUTOPILOT, BOT, HUMAN, PASS, Action as EngineAction, DealState, deal_hands,
     legal_actions, plan_tribute, timeout_action,
 )
-from games.engine.replay import match_from_json, state_to_json
+from games.engine.replay import match_from_json
 from games.models import Deal, Match
 
 # A follower passes this often even when it could beat (R6.2 allows it), so deals have
@@ -79,18 +79,7 @@ def deal_next(match: Match, *, seed: int | None = None) -> PlayedDeal:
         return PlayedDeal(deal, [Deal.objects.get(pk=deal.pk).state])
     engine = match_from_json(match.state)
     state = engine_match.next_deal(engine, seed)
-    deal = Deal.objects.create(
-        match=match,
-        number=engine.deals_played + 1,
-        ruleset_version=state.version,
-        seed=state.seed,
-        hands=[list(hand) for hand in state.dealt],
-        active_level=state.level,
-        team_levels_before=list(state.team_levels),
-        prev_places=None if state.prev_places is None else list(state.prev_places),
-        state=state_to_json(state),
-        seq=state.step,
-    )
+    deal = door.deal_row(match, state, number=engine.deals_played + 1)
     return PlayedDeal(deal, [deal.state])
 
 
