@@ -34,7 +34,7 @@ from games.engine.errors import RuleError
 from games.engine.views import view_for
 
 from .registry import get_bot
-from .sim import level_change
+from .fastsim import level_change
 
 __all__ = ["DealOutcome", "play_deal", "run_arena", "main", "deal_setup"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.bots.arena import deal_setup, main, play_deal, run_arena, summarise
-from games.bots.sim import level_change
+from games.bots.fastsim import level_change
 
 
 def test_level_change_follows_r7_1():
