@@ -95,7 +95,6 @@ def _plays_after(hand: Hand, move: Move | None) -> int:
 def explain_move(seen: Seen, hand: Hand, move: Move | None,
                  alternatives: list[Move | None]) -> str:
     """A short reason for ``move`` (rules cited where one decides it)."""
-    level = seen.level
     partner = seen.partner
     reasons: list[str] = []
     if move is None:

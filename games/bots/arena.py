@@ -147,7 +147,7 @@ class ArenaReport:
                + ("" if self.samples is None else f", at most {self.samples} sampled deals a move")),
             f"A wins the deal: {100 * self.win_rate[0]:.1f}% +/- {100 * self.win_rate[1]:.1f}% (95% CI)",
             f"A mean level change per deal: {self.level_change[0]:+.3f} +/- {self.level_change[1]:.3f} (95% CI)",
-            f"crashes: " + ", ".join(f"{n} {c}" for n, c in self.crashes.items())
+            "crashes: " + ", ".join(f"{n} {c}" for n, c in self.crashes.items())
             + f" (deal pairs with a crash, left out of the figures: {self.crashed_pairs})",
         ]
         for name, (p50, p95, most, count) in self.times.items():

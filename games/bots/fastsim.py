@@ -43,7 +43,7 @@ from games.engine.reading import (
 from .model import (
     _PAIR_CREDIT, _RUN_CREDIT, _SINGLE_CREDIT, _SINGLE_LOW_EXTRA, _TRIPLE_CREDIT,
     BOMB_WEIGHT, BOMB_WEIGHT_BIG, BOMB_WEIGHT_STRAIGHT_FLUSH, JOKER_BOMB_WEIGHT, Hand, Move,
-    order_key, split_counts, strength_of,
+    order_key, split_counts, strength_of, take_straights,
 )
 from .policy import STOP_COUNT
 
@@ -263,24 +263,8 @@ def quick_plan(counts: Sequence[int], wilds: int, level: int, flushes: Sequence[
         if n >= 4:
             plan.append((BOMB, st[r], n, ((r, n),), 0, _bomb_rung(n), False))
             c[r] = 0
-    w = wilds
-    for top, ranks in STRAIGHT_WINDOWS:
-        gaps = 0
-        doubles = 0
-        for r in ranks:
-            n = c[r]
-            if n == 0:
-                gaps += 1
-            elif n == 2:
-                doubles += 1
-            elif n == 3:
-                doubles += 2
-        if gaps + doubles <= 1 and gaps <= w:
-            take = tuple((r, 1) for r in ranks if c[r])
-            for r, _ in take:
-                c[r] -= 1
-            w -= gaps
-            plan.append((ST, top, 5, take, gaps, -1, False))
+    straights, w = take_straights(c, wilds)
+    plan.extend((ST, top, 5, take, gaps, -1, False) for top, take, gaps in straights)
     # Runs of triples and of pairs where the ranks hold exactly that many (R4.6, R4.7).
     for top, (a, b) in RUN_WINDOWS[TR]:
         if c[a] == 3 and c[b] == 3:

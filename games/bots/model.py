@@ -780,3 +780,35 @@ def physical_cards(move: Move, hand_ids: Sequence[int], level: int,
     chosen.extend(sorted(wild_list)[: move.wilds])
     return tuple(sorted(chosen))
 
+
+# Straight windows, lowest top first: A2345 (top 5) to TJQKA (top A) (R2.4, R4.5).
+STRAIGHT_WINDOWS = tuple(
+    (top, tuple(12 if r < 0 else r for r in range(top - 4, top + 1))) for top in range(3, 13)
+)
+
+
+def take_straights(counts: list[int], wilds: int) -> tuple[list[tuple[int, tuple[tuple[int, int], ...], int]], int]:
+    """Greedy straights over singletons for the quick splits (R4.5): a window is taken
+    when at most one of its ranks is missing or held two or more times, and the wilds can
+    fill the gaps. Takes the cards out of ``counts``; returns ``(top, take, gaps)`` per
+    straight and the wilds left."""
+    straights = []
+    for top, ranks in STRAIGHT_WINDOWS:
+        gaps = 0
+        doubles = 0
+        for r in ranks:
+            n = counts[r]
+            if n == 0:
+                gaps += 1
+            elif n == 2:
+                doubles += 1
+            elif n == 3:
+                doubles += 2
+        if gaps + doubles <= 1 and gaps <= wilds:
+            take = tuple((r, 1) for r in ranks if counts[r])
+            for r, _ in take:
+                counts[r] -= 1
+            wilds -= gaps
+            straights.append((top, take, gaps))
+    return straights, wilds
+

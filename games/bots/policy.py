@@ -34,7 +34,7 @@ from games.engine.reading import FULL_HOUSE, PAIR, SINGLE, STRAIGHT, TRIPLE, Rea
 
 from .model import (
     Hand, Move, Split, _group, bomb_moves, move_weight, order_key, same_shape_moves,
-    split_counts, split_hand, strength_of, unseen_beaters,
+    split_counts, split_hand, strength_of, take_straights, unseen_beaters,
 )
 
 # An opponent with this many cards or fewer is "close to finishing": worth a bomb.
@@ -105,24 +105,8 @@ def quick_split(hand: Hand) -> Split:
         if c[r] >= 4:
             moves.append(Move(bomb_reading(r, c[r]), ((r, c[r]),)))
             c[r] = 0
-    for top in range(3, 13):
-        ranks = (top - 4, top - 3, top - 2, top - 1, top) if top > 3 else (12, 0, 1, 2, 3)
-        gaps = 0
-        doubles = 0
-        for r in ranks:
-            n = c[r]
-            if n == 0:
-                gaps += 1
-            elif n == 2:
-                doubles += 1
-            elif n == 3:
-                doubles += 2
-        if gaps + doubles <= 1 and gaps <= w:
-            take = tuple((r, 1) for r in ranks if c[r])
-            for r, _ in take:
-                c[r] -= 1
-            w -= gaps
-            moves.append(Move(run_reading(STRAIGHT, top), take, gaps))
+    straights, w = take_straights(c, w)
+    moves.extend(Move(run_reading(STRAIGHT, top), take, gaps) for top, take, gaps in straights)
     if w:
         # A wild turns a triple into a four-card bomb; else it stays a level card.
         for r in sorted(range(13), key=lambda x: -strength_of(x, level)):
