@@ -33,7 +33,7 @@ def playing_table(full_table):
     return table, users
 
 
-def expire(deal):
-    """Make the deal's think time run out now."""
-    deal.deadline = timezone.now() - timedelta(seconds=1)
+def expire(deal, *, seconds_ago: float = 1):
+    """Make the deal's think time run out (``seconds_ago`` before now)."""
+    deal.deadline = timezone.now() - timedelta(seconds=seconds_ago)
     deal.save(update_fields=["deadline"])

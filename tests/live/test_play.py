@@ -212,7 +212,7 @@ def test_the_sweep_rearms_an_overdue_turn(practice_table, timers):
     timers.pending.clear()  # the process died with its timers
     deal, state = current(table)
     if 0 in state.to_act:
-        expire(deal)
+        expire(deal, seconds_ago=10)  # well past the sweep's grace period
     before = deal.seq
     if 0 not in state.to_act:
         # Not yet overdue: the sweep leaves a bot its bot speed (and a grace period).
