@@ -34,6 +34,7 @@ from .engine.replay import match_from_json, match_to_json, state_from_json, stat
 from .engine.views import view_for
 from .models import Action, Deal, Match, Seat, Table
 from .scheduler import schedule
+from .table_render import scene_for
 
 log = logging.getLogger(__name__)
 
@@ -107,10 +108,16 @@ def deal_row(match: Match, state: DealState, *, number: int) -> Deal:
 def _create_deal(table: Table, match: Match, engine: engine_match.Match) -> Deal:
     state = engine_match.next_deal(engine)
     deal = deal_row(match, state, number=engine.deals_played + 1)
-    _arm(table, deal, state, previous=None)
+    seats = _seats(table)
+    _arm(table, deal, state, previous=None, seats=seats)
     deal.save(update_fields=["deadline"])
-    announce_table_changed(table.pk)
+    announce_table_changed(table.pk, scene_for(table, deal, seats.values(), state=state))
     return deal
+
+
+def _seats(table: Table) -> dict[int, Seat]:
+    """The table's seats by position, with what the pages show of their players."""
+    return {s.position: s for s in table.seats.select_related("user__profile", "away_user__profile")}
 
 
 def start_next_deal(*, table_id: int, deal_id: int) -> Deal | None:
@@ -174,14 +181,20 @@ def submit_action(
 
 def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, actor, user) -> Outcome:
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table_id)
+        # The table's row locked and its newest deal read in one round trip.
+        deal = (
+            Deal.objects.filter(match__table_id=table_id).select_related("match__table")
+            .select_for_update(of=("match__table",)).order_by("-match__number", "-number").first()
+        )
+        table = deal.match.table if deal is not None else Table.objects.select_for_update().get(pk=table_id)
         if table.status != Table.Status.PLAYING:
             raise PlayError("R10.5", _("this table is not playing a match"))
-        deal = current_deal(table)
         if deal is None:
             raise PlayError("R10.5", _("no deal is in progress"))
+        seats = _seats(table)
         if actor == HUMAN:
-            sitting = seat_of(table, user)
+            user_id = user.pk if user is not None and user.is_authenticated else None
+            sitting = next((s for s in seats.values() if user_id is not None and s.user_id == user_id), None)
             if sitting is None:
                 raise PlayError("R10.5", _("you are not seated at this table"))
             if sitting.position != seat:
@@ -212,16 +225,17 @@ def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, a
         deal.seq = new_state.step
         fields = ["state", "seq", "deadline"]
         if new_state.is_over:
-            _settle(table, deal, new_state)
+            _settle(table, deal, new_state, seats)
             fields += ["result", "finished_at"]
-        _sync_autopilot(table, new_state)
-        _arm(table, deal, new_state, previous=state)
+        _sync_autopilot(seats, new_state)
+        _arm(table, deal, new_state, previous=state, seats=seats)
         deal.save(update_fields=fields)
-        announce_table_changed(table.pk)
+        # The pages draw this step from the scene the event carries: no page queries.
+        announce_table_changed(table.pk, scene_for(table, deal, seats.values(), state=new_state))
         return Outcome(deal.pk, deal.seq, new_state)
 
 
-def _settle(table: Table, deal: Deal, state: DealState) -> None:
+def _settle(table: Table, deal: Deal, state: DealState, seats: dict[int, Seat]) -> None:
     """R7 and R10.6 at the end of a deal: the match record, levels, points."""
     settlement = state.result.settlement
     deal.result = {
@@ -246,9 +260,7 @@ def _settle(table: Table, deal: Deal, state: DealState) -> None:
         table.status = Table.Status.FINISHED
         table.save(update_fields=["status", "updated_at"])
     match.save(update_fields=fields)
-    winners = [
-        s.user for s in table.seats.select_related("user") if s.position % 2 == settlement.winner_team and s.user_id
-    ]
+    winners = [s.user for s in seats.values() if s.position % 2 == settlement.winner_team and s.user_id]
     account_services.award_deal_points(
         deal=deal, winners=winners, levels_advanced=settlement.advance, match_won=engine.is_over
     )
@@ -259,9 +271,11 @@ def _settle(table: Table, deal: Deal, state: DealState) -> None:
         )
 
 
-def _sync_autopilot(table: Table, state: DealState) -> None:
+def _sync_autopilot(seats: dict[int, Seat], state: DealState) -> None:
     """Mirror the engine's autopilot flags (R9.2) onto the human seats."""
-    for seat in table.seats.filter(user__isnull=False):
+    for seat in seats.values():
+        if seat.user_id is None:
+            continue
         flag = state.autopilot[seat.position]
         if seat.autopilot != flag:
             seat.autopilot = flag
@@ -272,7 +286,7 @@ def _sync_autopilot(table: Table, state: DealState) -> None:
 # Timers
 
 
-def _arm(table: Table, deal: Deal, state: DealState, *, previous: DealState | None) -> None:
+def _arm(table: Table, deal: Deal, state: DealState, *, previous: DealState | None, seats: dict[int, Seat]) -> None:
     """Set the think-time deadline and, on commit, schedule whoever acts next."""
     if state.is_over:
         deal.deadline = None
@@ -281,7 +295,6 @@ def _arm(table: Table, deal: Deal, state: DealState, *, previous: DealState | No
     kept = previous is not None and deal.deadline is not None and to_act <= set(previous.to_act)
     if not kept:
         deal.deadline = timezone.now() + timedelta(seconds=table.think_time)
-    seats = {s.position: s for s in table.seats.all()}
     table_id, deal_id, seq = table.pk, deal.pk, state.step
     delay = _next_delay(table, deal, state, seats)
     transaction.on_commit(lambda: schedule("table_turn", table_id, deal_id, seq, delay=delay))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal, InvalidOperation
 
 from channels.db import database_sync_to_async
@@ -29,12 +30,32 @@ from .engine.deal import Action as EngineAction
 from .engine.replay import state_from_json
 from .engine.views import view_for
 from .models import Table
-from .table_render import ViewerState, play_as_options, render_private, render_public, seat_infos
+from .table_render import Scene, ViewerState, play_as_options, render_private_parts, render_public, scene_for
 
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
 SORT_ACTIONS = {"sort-rank": "rank", "sort-suit": "suit", "sort-combo": "combo"}
+MOVE_ACTIONS = ("pass", "tribute", "return", "play")
+
+
+# The threads the table's pages do their database work on (see ``_in_thread``).
+DATABASE_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="table-db")
+
+
+def _in_thread(func):
+    """Run ``func`` (which may use the database) on one of ``DATABASE_THREADS``.
+
+    Not Channels' default single thread per process: one page's action would then wait
+    behind every other page's database round trips. Each thread holds its own connection
+    while it works (returned to the site's pool afterwards); a consumer handles one
+    message at a time, so its own state is never touched by two threads at once.
+    """
+    return database_sync_to_async(func, thread_sensitive=False, executor=DATABASE_THREADS)
+
+
+class _Choose(Exception):
+    """The selected cards read several ways: the player chooses first (R3.5)."""
 
 
 def _int(value, rule: str, what: str) -> int:
@@ -71,7 +92,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.viewer = ViewerState()
         self.language = viewer_language(self.scope)
-        if not await database_sync_to_async(self._may_watch)():
+        self.drawn = (0, -1)  # (deal id, step) of the newest scene this page was sent
+        self.hand_key: tuple | None = None  # what the hand the page shows was drawn from
+        self.scene: Scene | None = None  # the newest scene drawn
+        self.user_id: int | None = None
+        if not await _in_thread(self._may_watch)():
             # No such table, or a friend table this browser was not invited to (R10.3).
             await self.close(code=4404)
             return
@@ -83,12 +108,23 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
 
     async def table_changed(self, event):
+        data = event.get("scene")
+        if data is None:
+            # No deal yet (the waiting room follows seat changes over HTTP) or an event
+            # from an older sender: read the table afresh.
+            self.viewer.play_as = []
+            await self.send_render()
+            return
+        if (event["deal"], event["seq"]) < self.drawn:
+            return  # an older step that arrived after a newer one: the page is ahead
         self.viewer.play_as = []
         public = event.get("public") if event.get("language") == self.language else None
-        await self.send_render(public=public)
+        # Drawn here, on the event loop: the scene holds all it needs, so no query runs.
+        html = self.draw(Scene.from_event(data), public, keep_hand=True)
+        await self.send(text_data=html)
 
-    async def send_render(self, public: str | None = None):
-        html = await database_sync_to_async(self.render)(public)
+    async def send_render(self):
+        html = await _in_thread(self.render)()
         if html:
             await self.send(text_data=html)
 
@@ -103,28 +139,40 @@ class TableConsumer(AsyncWebsocketConsumer):
             return False
         session = self.scope.get("session")
         invited = invitations(session).keys() if session is not None and session.session_key else ()
-        return selectors.may_see(table, selectors.viewer_for(self._user(), invited_table_ids=invited))
+        user = self._user()
+        self.user_id = user.pk if user is not None else None
+        return selectors.may_see(table, selectors.viewer_for(user, invited_table_ids=invited))
 
     def _user(self):
         user = self.scope.get("user")
         return user if user is not None and user.is_authenticated else None
 
-    def render(self, public: str | None = None) -> str:
+    def render(self) -> str:
+        """The whole page's fragments, read afresh from the database (on connect, and in
+        reply to this page's own messages)."""
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return ""
+        scene = scene_for(table)
+        if scene is None:
+            return ""  # the waiting room follows seat changes over HTTP (#table-live)
+        return self.draw(scene)
+
+    def draw(self, scene: Scene, public: str | None = None, *, keep_hand: bool = False) -> str:
+        """This page's fragments of ``scene``: the public ones (given, or drawn from the
+        spectator's view) and the viewer's own, from the viewer's seat's view only. With
+        ``keep_hand``, the hand is left out when it would be drawn exactly as the page
+        already shows it (another seat moved), so a selection in progress stays."""
         with translation.override(self.language):
-            table = Table.objects.filter(pk=self.table_id).first()
-            if table is None:
-                return ""
-            deal = play.current_deal(table)
-            if deal is None:
-                return ""  # the waiting room follows seat changes over HTTP (#table-live)
-            state = state_from_json(deal.state)
-            infos = seat_infos(table)
-            seat_row = play.seat_of(table, self._user())
-            position = seat_row.position if seat_row is not None else None
             if public is None:
-                public = render_public(table, deal, state, infos)
-            private = render_private(table, deal, state, position, self.viewer, infos, seat_row)
-            return public + private
+                public = render_public(scene)
+            position = scene.position_of(self.user_id)
+            parts = render_private_parts(scene, position, self.viewer,
+                                         skip_hand=self.hand_key if keep_hand else None)
+        self.hand_key = parts.hand_key
+        if (scene.deal_id, scene.seq) >= self.drawn:
+            self.drawn, self.scene = (scene.deal_id, scene.seq), scene
+        return public + parts.html()
 
     # ---- actions ---------------------------------------------------------------------
 
@@ -144,7 +192,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.refuse("R9.1", _("an action needs an \"action\" field"))
             return
         try:
-            html = await database_sync_to_async(self.handle)(data)
+            html = await _in_thread(self.handle)(data)
         except Exception:  # a bug must not cost the player the connection
             log.exception("table %s: action %r failed", self.table_id, data.get("action"))
             await self.refuse("R9.1", _("that could not be done; nothing was changed"))
@@ -175,6 +223,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                     return self.render()
                 if action == "refresh":
                     return self.render()
+                if action in MOVE_ACTIONS or action.startswith("play-as-"):
+                    self._move(action, data)
+                    return self._done(keep_coach=True)
                 table = Table.objects.get(pk=self.table_id)
                 user = self._user()
                 seat_row = play.seat_of(table, user)
@@ -193,39 +244,58 @@ class TableConsumer(AsyncWebsocketConsumer):
                         raise play.PlayError("R9.2", _("choose an auto-play interval from the list")) from None
                     play.set_auto_play(table=table, user=user, interval=interval)
                     return self._done()
-                cards = _card_list(data.get("card"))
-                viewer.selected = tuple(cards)
+                viewer.selected = tuple(_card_list(data.get("card")))
                 if action == "suggest":
                     return self._suggest(table, seat_row.position)
-                expected_deal = _int(data.get("deal"), "R9.1", _("the deal"))
-                expected_seq = _int(data.get("seq"), "R9.1", _("the step"))
-                common = dict(table_id=table.pk, seat=seat_row.position, expected_deal=expected_deal,
-                              expected_seq=expected_seq, user=user)
-                if action == "pass":
-                    play.submit_action(kind="pass", **common)
-                elif action in ("tribute", "return"):
-                    if len(cards) != 1:
-                        rule = "R8.3" if action == "tribute" else "R8.4"
-                        raise play.PlayError(rule, _("select exactly one card to give"))
-                    play.submit_action(kind=action, cards=cards, **common)
-                elif action == "play" or action.startswith("play-as-"):
-                    if not cards:
-                        raise play.PlayError("R6.1", _("select the cards to play"))
-                    deal = play.current_deal(table)
-                    before = state_from_json(deal.state)
-                    reading = self._chosen_reading(action, before, seat_row.position, cards)
-                    if reading is None:
-                        return self.render()
-                    play.submit_action(kind="play", cards=cards, reading=reading or None, **common)
-                    if table.kind == Table.Kind.PRACTICE:
-                        self._coach(before, seat_row.position, cards, reading or None)
-                else:
-                    raise play.PlayError("R9.1", _("%(action)r is not an action") % {"action": action[:30]})
+                raise play.PlayError("R9.1", _("%(action)r is not an action") % {"action": action[:30]})
+            except _Choose:
+                return self.render()  # R3.5: the "play as" buttons are shown first
             except (play.PlayError, RuleError) as exc:
                 viewer.message = str(exc)
                 viewer.message_kind = "error"
                 return self.render()
-            return self._done(keep_coach=True)
+
+    def _move(self, action: str, data: dict) -> None:
+        """A pass, tribute, return or play, through the door (``play.submit_action``).
+
+        The seat and the state the player saw come from the scene this page was last sent
+        (no query); the door checks both again under the table's lock, so a page that is
+        behind is refused as stale (R9.1) and nothing changes."""
+        viewer = self.viewer
+        cards = _card_list(data.get("card"))
+        viewer.selected = tuple(cards)
+        expected_deal = _int(data.get("deal"), "R9.1", _("the deal"))
+        expected_seq = _int(data.get("seq"), "R9.1", _("the step"))
+        scene = self.scene
+        position = scene.position_of(self.user_id) if scene is not None else None
+        if position is None:
+            seat_row = play.seat_of(Table(pk=self.table_id), self._user())
+            if seat_row is None:
+                raise play.PlayError("R10.5", _("you are watching; only seated players act"))
+            position = seat_row.position
+        common = dict(table_id=self.table_id, seat=position, expected_deal=expected_deal,
+                      expected_seq=expected_seq, user=self._user())
+        if action == "pass":
+            play.submit_action(kind="pass", **common)
+        elif action in ("tribute", "return"):
+            if len(cards) != 1:
+                rule = "R8.3" if action == "tribute" else "R8.4"
+                raise play.PlayError(rule, _("select exactly one card to give"))
+            play.submit_action(kind=action, cards=cards, **common)
+        else:
+            if not cards:
+                raise play.PlayError("R6.1", _("select the cards to play"))
+            if scene is not None and (scene.deal_id, scene.seq) == (expected_deal, expected_seq):
+                before, kind = scene.state, scene.kind
+            else:
+                table = Table.objects.get(pk=self.table_id)
+                before, kind = state_from_json(play.current_deal(table).state), table.kind
+            reading = self._chosen_reading(action, before, position, cards)
+            if reading is None:
+                raise _Choose
+            play.submit_action(kind="play", cards=cards, reading=reading or None, **common)
+            if kind == Table.Kind.PRACTICE:
+                self._coach(before, position, cards, reading or None)
 
     def _done(self, keep_coach: bool = False) -> str:
         self.viewer.selected, self.viewer.play_as, self.viewer.message = (), [], ""

@@ -14,7 +14,8 @@ viewer may not see.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from typing import Any, Iterable, Sequence
 
 from django.template.loader import render_to_string
@@ -29,7 +30,7 @@ from .engine.cards import RANK_OF, SUIT_OF, card_strength, is_wild
 from .engine.combos import beating_readings, readings_of
 from .engine.deal import DealState, team_of
 from .engine.reading import Reading, shown_rank
-from .engine.replay import state_from_json
+from .engine.replay import state_from_json, state_to_json
 from .engine.views import view_for
 from .models import Deal, Seat, Table
 
@@ -85,25 +86,111 @@ def cards_context(card_ids: Iterable[int], level: int) -> list[dict[str, Any]]:
 
 @dataclass
 class SeatInfo:
+    """One seat as the pages show it (public: names and flags, never cards)."""
+
     position: int
     name: str
     is_bot: bool
     autopilot: bool = False
     away: bool = False
+    user_id: int | None = None
+    auto_play: str | None = None  # the seat's auto-play interval in seconds, or None
 
 
 def seat_infos(table: Table) -> dict[int, SeatInfo]:
     infos = {}
     for seat in table.seats.select_related("user__profile", "away_user__profile"):
-        if seat.is_bot:
-            if seat.away_user_id:
-                name = _("%(name)s (bot playing)") % {"name": display_name_of(seat.away_user)}
-            else:
-                name = _("Bot %(number)s") % {"number": seat.position + 1}
-            infos[seat.position] = SeatInfo(seat.position, name, True, away=bool(seat.away_user_id))
-        else:
-            infos[seat.position] = SeatInfo(seat.position, display_name_of(seat.user), False, seat.autopilot)
+        infos[seat.position] = seat_info(seat)
     return infos
+
+
+def seat_info(seat: Seat) -> SeatInfo:
+    if seat.is_bot:
+        if seat.away_user_id:
+            name = _("%(name)s (bot playing)") % {"name": display_name_of(seat.away_user)}
+        else:
+            name = _("Bot %(number)s") % {"number": seat.position + 1}
+        return SeatInfo(seat.position, name, True, away=bool(seat.away_user_id))
+    return SeatInfo(seat.position, display_name_of(seat.user), False, seat.autopilot, user_id=seat.user_id,
+                    auto_play=None if seat.auto_play is None else str(seat.auto_play))
+
+
+@dataclass
+class Scene:
+    """Everything a table page's fragments are drawn from at one step.
+
+    Built from the database once per change (``scene_for``) and carried in the table's
+    change event as JSON (``to_event``/``from_event``), so each open page renders its
+    viewer's part without a query. It holds the whole deal state: only the render
+    functions below, through ``view_for``, decide what a viewer sees.
+    """
+
+    table_id: int
+    kind: str
+    think_time: int
+    awards_points: bool
+    tier: str
+    deal_id: int
+    deal_number: int
+    match_id: int
+    match_status: str
+    match_winner: int | None
+    deadline: datetime | None
+    result: dict | None
+    state: DealState
+    seats: dict[int, SeatInfo]
+
+    @property
+    def seq(self) -> int:
+        return self.state.step
+
+    def position_of(self, user_id: int | None) -> int | None:
+        """The seat ``user_id`` sits in at this table, or None (a spectator)."""
+        if user_id is None:
+            return None
+        for info in self.seats.values():
+            if info.user_id == user_id:
+                return info.position
+        return None
+
+    def to_event(self) -> dict[str, Any]:
+        data = {f: getattr(self, f) for f in self.__dataclass_fields__ if f not in ("state", "seats", "deadline")}
+        data["deadline"] = self.deadline.isoformat() if self.deadline else None
+        data["state"] = state_to_json(self.state)
+        data["seats"] = [asdict(info) for info in self.seats.values()]
+        return data
+
+    @classmethod
+    def from_event(cls, data: dict[str, Any]) -> Scene:
+        data = dict(data)
+        data["deadline"] = datetime.fromisoformat(data["deadline"]) if data["deadline"] else None
+        data["state"] = state_from_json(data["state"])
+        data["seats"] = {info["position"]: SeatInfo(**info) for info in data["seats"]}
+        return cls(**data)
+
+
+def scene_for(table: Table, deal: Deal | None = None, seats: Iterable[Seat] | None = None, *,
+              state: DealState | None = None) -> Scene | None:
+    """The scene of the table's current deal (None before the first deal). ``deal`` (with
+    its match loaded), ``seats`` (with users and profiles) and the deal's ``state`` save
+    their queries and parsing when the caller holds them already."""
+    if deal is None:
+        from .play import current_deal
+
+        deal = current_deal(table)
+        if deal is None:
+            return None
+    if seats is None:
+        infos = seat_infos(table)
+    else:
+        infos = {seat.position: seat_info(seat) for seat in seats}
+    match = deal.match
+    return Scene(
+        table_id=table.pk, kind=table.kind, think_time=table.think_time, awards_points=table.awards_points, tier=table.tier,
+        deal_id=deal.pk, deal_number=deal.number, match_id=deal.match_id, match_status=match.status,
+        match_winner=match.winner_team, deadline=deal.deadline, result=deal.result,
+        state=state if state is not None else state_from_json(deal.state), seats=infos,
+    )
 
 
 def _move_context(move: dict, level: int, infos: dict[int, SeatInfo]) -> dict[str, Any]:
@@ -123,7 +210,8 @@ def _move_context(move: dict, level: int, infos: dict[int, SeatInfo]) -> dict[st
 # Public
 
 
-def public_context(table: Table, deal: Deal, state: DealState, infos: dict[int, SeatInfo]) -> dict[str, Any]:
+def public_context(scene: Scene) -> dict[str, Any]:
+    state, infos = scene.state, scene.seats
     view = view_for(state, None)
     level = state.level
     last_by_seat: dict[int, dict] = {}
@@ -147,7 +235,7 @@ def public_context(table: Table, deal: Deal, state: DealState, infos: dict[int, 
             "place": place,
             "last": _move_context(last, level, infos) if last else None,
         })
-    deadline = deal.deadline.isoformat() if deal.deadline and not state.is_over else ""
+    deadline = scene.deadline.isoformat() if scene.deadline and not state.is_over else ""
     top = view["top"]
     gifts = []
     for gift in view["tribute"]["gifts"]:
@@ -159,22 +247,22 @@ def public_context(table: Table, deal: Deal, state: DealState, infos: dict[int, 
             "returned": gift["returned_done"],
         })
     result = None
-    if state.is_over and deal.result:
+    if state.is_over and scene.result:
         result = {
-            "places": [p + 1 for p in deal.result["places"]],
-            "explanation": deal.result["explanation"],
-            "match_over": deal.result["match_over"],
-            "winner": "A" if deal.result["winner_team"] == 0 else "B",
-            "points": _winner_points(table, deal.result),
+            "places": [p + 1 for p in scene.result["places"]],
+            "explanation": scene.result["explanation"],
+            "match_over": scene.result["match_over"],
+            "winner": "A" if scene.result["winner_team"] == 0 else "B",
+            "points": _winner_points(scene),
         }
     history = [_move_context(m, level, infos) for m in view["history"][-12:]]
     return {
-        "table": table,
-        "deal": deal,
+        "deal_id": scene.deal_id,
+        "match_id": scene.match_id,
         "seq": state.step,
         "seats": seats,
         "deadline": deadline,
-        "think_time": table.think_time,
+        "think_time": scene.think_time,
         "phase": state.phase,
         "trick": [_move_context(m, level, infos) for m in view["trick"]],
         "top": _move_context(top, level, infos) if top else None,
@@ -182,24 +270,24 @@ def public_context(table: Table, deal: Deal, state: DealState, infos: dict[int, 
         "tribute": {"kind": view["tribute"]["kind"], "resisted": view["tribute"]["resisted"], "gifts": gifts},
         "result": result,
         "history": list(reversed(history)),
-        "match_status": deal.match.status,
-        "match_winner": None if deal.match.winner_team is None else ("A" if deal.match.winner_team == 0 else "B"),
+        "match_status": scene.match_status,
+        "match_winner": None if scene.match_winner is None else ("A" if scene.match_winner == 0 else "B"),
     }
 
 
-def _winner_points(table: Table, result: dict) -> int:
+def _winner_points(scene: Scene) -> int:
     """R10.6: what each registered winner earned for this deal (0 off match tables)."""
-    if not table.awards_points:
+    if not scene.awards_points:
         return 0
-    factor = career.tier_factor(table.tier)
+    result = scene.result
+    factor = career.tier_factor(scene.tier)
     return result["advance"] * factor + (career.MATCH_WIN_BONUS * factor if result["match_over"] else 0)
 
 
-def render_public(table: Table, deal: Deal, state: DealState | None = None, infos=None) -> str:
-    """The public fragments, the same for every viewer of the table."""
-    state = state or state_from_json(deal.state)
-    infos = infos if infos is not None else seat_infos(table)
-    return render_to_string("games/table/_public.html", public_context(table, deal, state, infos))
+def render_public(scene: Scene) -> str:
+    """The public fragments, the same for every viewer of the table: drawn from the
+    spectator's view only, so they cannot hold a hidden card."""
+    return render_to_string("games/table/_public.html", public_context(scene))
 
 
 # --------------------------------------------------------------------------------------
@@ -230,8 +318,8 @@ def sorted_hand(hand: Sequence[int], level: int, mode: str) -> list[list[int]]:
     return [sorted(hand, key=lambda c: (card_strength(c, level), SUIT_OF[c], c))]
 
 
-def private_context(table: Table, deal: Deal, state: DealState, seat: int | None, viewer: ViewerState,
-                    infos: dict[int, SeatInfo], seat_row: Seat | None = None) -> dict[str, Any]:
+def private_context(scene: Scene, seat: int | None, viewer: ViewerState) -> dict[str, Any]:
+    state, infos = scene.state, scene.seats
     view = view_for(state, seat)
     level = state.level
     to_act = seat is not None and seat in view["to_act"]
@@ -258,9 +346,9 @@ def private_context(table: Table, deal: Deal, state: DealState, seat: int | None
     else:
         names = ", ".join(infos[s].name if s in infos else str(s + 1) for s in view["to_act"])
         turn_text = _("Waiting for %(names)s.") % {"names": names}
+    info = infos.get(seat) if seat is not None else None
     return {
-        "table": table,
-        "deal": deal,
+        "deal_id": scene.deal_id,
         "seq": state.step,
         "seat": seat,
         "seat_number": None if seat is None else seat + 1,
@@ -268,7 +356,7 @@ def private_context(table: Table, deal: Deal, state: DealState, seat: int | None
         "levels": levels,
         "level": shown_rank_char(view["level"]),
         "wilds": cards_context(state.wilds, level),
-        "deal_number": deal.number,
+        "deal_number": scene.deal_number,
         "phase": state.phase,
         "phase_label": PHASE_LABELS[state.phase],
         "turn_text": turn_text,
@@ -281,10 +369,13 @@ def private_context(table: Table, deal: Deal, state: DealState, seat: int | None
         "partner": partner,
         "viewer": viewer,
         "sort_modes": SORT_MODES,
-        "auto_play": None if seat_row is None else seat_row.auto_play,
+        "auto_play": None if info is None else info.auto_play,
         "autopilot": bool(seat is not None and view["autopilot"][seat]),
         "auto_intervals": ("0.3", "0.5", "1", "2", "3", "4", "5"),
         "over": state.is_over,
+        # What the hand fragment is drawn from: equal keys draw equal hands (see PrivateParts).
+        "hand_key": (scene.deal_id, seat, tuple(view["hand"] or ()), tuple(view["partner_hand"] or ()),
+                     viewer.sort, tuple(sorted(viewer.selected)), tuple(sorted(choices)), level),
     }
 
 
@@ -292,11 +383,40 @@ def shown_rank_char(char: str) -> str:
     return "10" if char == "T" else char
 
 
-def render_private(table: Table, deal: Deal, state: DealState, seat: int | None, viewer: ViewerState,
-                   infos=None, seat_row: Seat | None = None) -> str:
-    infos = infos if infos is not None else seat_infos(table)
-    return render_to_string("games/table/_private.html",
-                            private_context(table, deal, state, seat, viewer, infos, seat_row))
+@dataclass(frozen=True)
+class PrivateParts:
+    """A viewer's own fragments: ``#tbl-status``, ``#tbl-hand`` and ``#tbl-controls``.
+
+    ``hand_key`` says what the hand was drawn from (deal, seat, cards, partner's cards
+    after R9.4, sort, selection, choices), so a page can leave its hand alone when another
+    seat's move did not change it: the hand is most of a page's HTML, and not redrawing
+    it keeps a selection the player is still making in the browser.
+    """
+
+    status: str
+    hand: str
+    controls: str
+    hand_key: tuple
+
+    def html(self, *, with_hand: bool = True) -> str:
+        return self.status + (self.hand if with_hand else "") + self.controls
+
+
+def render_private_parts(scene: Scene, seat: int | None, viewer: ViewerState, *, skip_hand: tuple | None = None
+                         ) -> PrivateParts:
+    """The viewer's own fragments, from that seat's view only (a spectator's with
+    ``seat=None``). With ``skip_hand`` equal to the new hand key, the hand is not drawn
+    (``hand`` is "")."""
+    context = private_context(scene, seat, viewer)
+    key = context["hand_key"]
+    hand = "" if skip_hand == key else render_to_string("games/table/_hand.html", context)
+    return PrivateParts(render_to_string("games/table/_status.html", context), hand,
+                        render_to_string("games/table/_controls.html", context), key)
+
+
+def render_private(scene: Scene, seat: int | None, viewer: ViewerState) -> str:
+    """The viewer's own fragments as one piece of HTML."""
+    return render_private_parts(scene, seat, viewer).html()
 
 
 def play_as_options(state: DealState, cards: Sequence[int]) -> list[Reading]:

@@ -102,20 +102,17 @@ def _table_context(request, table_id):
 def _play_context(request, table) -> dict:
     """The live play area once a match has dealt: the public fragments and the viewer's
     own, rendered exactly as the table's WebSocket sends them (so a reload resumes)."""
-    deal = play.current_deal(table)
-    if deal is None:
+    scene = table_render.scene_for(table)
+    if scene is None:
         return {}
-    state = play.deal_state(deal)
-    infos = table_render.seat_infos(table)
-    seat_row = play.seat_of(table, request.user)
-    position = seat_row.position if seat_row is not None else None
+    position = scene.position_of(request.user.pk if request.user.is_authenticated else None)
     return {
         "play": True,
         "ws_url": f"/ws/tables/{table.pk}/",
         "seat_number": None if position is None else position + 1,
-        "public_html": mark_safe(table_render.render_public(table, deal, state, infos)),  # noqa: S308 (our own templates)
+        "public_html": mark_safe(table_render.render_public(scene)),  # noqa: S308 (our own templates)
         "private_html": mark_safe(  # noqa: S308
-            table_render.render_private(table, deal, state, position, table_render.ViewerState(), infos, seat_row)
+            table_render.render_private(scene, position, table_render.ViewerState())
         ),
     }
 

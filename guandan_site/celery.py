@@ -12,6 +12,7 @@ runs: the live table schedules the same task functions on the server's own event
 import os
 
 from celery import Celery
+from celery.signals import task_postrun, task_prerun, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "guandan_site.settings")
 
@@ -19,3 +20,38 @@ app = Celery("guandan_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 # Finds ``tasks.py`` in every installed app, the live table's games/tasks.py included.
 app.autodiscover_tasks()
+
+
+# Celery closes a prefork worker's database connections after every task, and with them
+# the process's connection pool (settings: the site pools its PostgreSQL connections), so
+# every bot move would connect afresh. With a reuse count it closes them only every
+# 2 x DB_REUSE_MAX tasks; between tasks each connection goes back to the pool instead,
+# exactly as at the end of a web request (``_return_connections``).
+app.conf.CELERY_DB_REUSE_MAX = 5000
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _return_connections(**_kwargs) -> None:
+    from django.db import close_old_connections
+
+    close_old_connections()
+
+
+@worker_process_init.connect
+def _set_up_worker_process(**_kwargs) -> None:
+    """A new worker process (or the solo pool's thread) starts clean.
+
+    Its open database connections go back to the pool first: Celery's own handler, which
+    runs next, closes their file descriptors behind the connections' backs (right for
+    connections inherited through a fork, wrong for pooled ones, which would be handed out
+    again with a dead or reused descriptor). Then announcements are sent from one
+    long-lived event loop, reusing the channel-layer connections
+    (``games.broadcast.use_sender_loop``).
+    """
+    from django.db import connections
+
+    from games.broadcast import use_sender_loop
+
+    connections.close_all()
+    use_sender_loop()

@@ -14,6 +14,7 @@ behind a proxy on another origin).
 """
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -29,6 +30,12 @@ def env_bool(name: str, default: bool = False) -> bool:
     if value is None:
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_int(name: str, default: int) -> int:
+    """Read a whole-number environment variable."""
+    value = os.environ.get(name)
+    return default if value in (None, "") else int(value)
 
 
 def env_list(name: str, default: str) -> list[str]:
@@ -103,10 +110,21 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         # Under ASGI every request may run in another thread: persistent connections
-        # would pile up, so each request opens and closes its own.
+        # would pile up, so each request "closes" its connection (below: back to a pool).
         conn_max_age=0,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A pool of open connections per process (psycopg_pool): a closed connection goes back
+    # to the pool instead of costing PostgreSQL a new backend per query batch. Without it
+    # the live table spent about half its time connecting (scripts/bench_live.md).
+    # PostgreSQL lists each connection under the program that holds it (daphne, celery...).
+    DATABASES["default"]["OPTIONS"] = {"application_name": f"guandan {Path(sys.argv[0]).name}"[:63]}
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": env_int("DATABASE_POOL_MIN", 2),
+        "max_size": env_int("DATABASE_POOL_MAX", 10),
+        "timeout": 10,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite ignores SELECT ... FOR UPDATE: IMMEDIATE transactions take the write lock at
     # BEGIN instead, WAL lets readers go on meanwhile, and busy_timeout waits for the lock

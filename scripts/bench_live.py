@@ -82,9 +82,6 @@ def parse_args(argv=None):
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/13", help="Redis URL with the database to use")
     parser.add_argument("--worker-concurrency", type=int, default=None, help="Celery worker processes (Celery's default)")
     parser.add_argument("--profile", metavar="DIR", help="sample the servers with py-spy during part B")
-    parser.add_argument("--persistent-connections", type=int, metavar="SECONDS", default=0,
-                        help="try the servers with CONN_MAX_AGE=SECONDS (and health checks) instead of the "
-                             "site's 0, through a settings module made for this run (default: off)")
     parser.add_argument("--skip-one-table", action="store_true", help="run part B only")
     parser.add_argument("--keep-db", action="store_true", help="leave the guandan_bench database behind")
     return parser.parse_args(argv)
@@ -782,17 +779,6 @@ def main(argv=None) -> int:
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
     logs = Path(tempfile.mkdtemp(prefix="bench-live-"))
-    if args.persistent_connections:
-        # An experiment, not the site's configuration: the servers keep their database
-        # connections open instead of opening one for every piece of work.
-        (logs / "bench_settings.py").write_text(
-            "from guandan_site.settings import *  # noqa: F403\n"
-            f"DATABASES['default']['CONN_MAX_AGE'] = {args.persistent_connections}\n"
-            "DATABASES['default']['CONN_HEALTH_CHECKS'] = True\n")
-        env["DJANGO_SETTINGS_MODULE"] = "bench_settings"
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(logs), str(ROOT), env.get("PYTHONPATH", "")]))
-        os.environ.update(env)
-        sys.path.insert(0, str(logs))
     print(f"Setting up: database {DATABASE} on {args.postgres}, Redis {args.redis}, logs in {logs}")
     create_database(args.postgres)
     flush_redis(args.redis)
@@ -810,7 +796,7 @@ def main(argv=None) -> int:
         services.start(args.worker_concurrency)
         print(f"Started daphne on ports {services.ports[0]} and {services.ports[1]} and one Celery worker "
               f"({', '.join(f'{k} pid {v[0]}' for k, v in services.pids().items())}); DEBUG off; "
-              f"{os.cpu_count()} cores; CONN_MAX_AGE={settings.DATABASES['default'].get('CONN_MAX_AGE')}")
+              f"{os.cpu_count()} cores; database pool {settings.DATABASES['default'].get('OPTIONS', {}).get('pool')}")
         results = asyncio.run(main_async(args, services))
     finally:
         services.stop()

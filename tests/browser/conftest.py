@@ -93,8 +93,8 @@ def broadcast_outside_the_browser_loop(monkeypatch):
 
     send = broadcast.send_table_changed
 
-    def send_from_thread(table_id):
-        sender = threading.Thread(target=send, args=(table_id,))
+    def send_from_thread(table_id, scene=None):
+        sender = threading.Thread(target=send, args=(table_id, scene))
         sender.start()
         sender.join()
 

@@ -186,9 +186,9 @@ def test_a_whole_deal_settles_and_the_next_deal_carries_the_tribute(playing_tabl
     # R9.6 and R10.6 on the table: the promotion in words and the points earned.
     from django.utils.html import escape
 
-    from games.table_render import render_public
+    from games.table_render import render_public, scene_for
 
-    panel = render_public(table, deal)
+    panel = render_public(scene_for(table))
     assert escape(deal.result["explanation"]) in panel
     assert f"earns {deal.result['advance']} career point" in panel
     # The next deal: dealt once, at the winners' level, with tribute from these places (R8).

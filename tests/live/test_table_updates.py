@@ -1,0 +1,126 @@
+"""How a change reaches the pages: one announcement per committed change, carrying the
+table's scene, drawn by each page without a query; a hand redrawn only when it changed;
+an older step arriving late never replaces a newer one."""
+
+import random
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from games import broadcast, play
+from games.table_consumer import TableConsumer
+from games.table_render import Scene, ViewerState, render_private, render_public, scene_for
+
+from .helpers import act, choose, current
+from .test_table_consumer import connect, drain
+
+
+def test_a_scene_survives_the_trip_through_the_channel_layer(playing_table):
+    """The event is JSON (msgpack over Redis): the scene it carries draws the same pages."""
+    table, users = playing_table
+    act(table, users)
+    scene = scene_for(table)
+    again = Scene.from_event(scene.to_event())
+    assert again == scene
+    assert render_public(again) == render_public(scene)
+    for seat in (None, 0, 1, 2, 3):
+        assert render_private(again, seat, ViewerState()) == render_private(scene, seat, ViewerState())
+
+
+def test_a_page_draws_a_scene_without_a_query(playing_table):
+    table, users = playing_table
+    scene = Scene.from_event(scene_for(table).to_event())
+    page = TableConsumer()
+    page.viewer, page.language, page.drawn, page.hand_key, page.scene = ViewerState(), "en", (0, -1), None, None
+    page.user_id = users[2].pk
+    with CaptureQueriesContext(connection) as queries:
+        html = page.draw(scene)
+    assert len(queries) == 0
+    assert 'id="tbl-hand"' in html and 'id="tbl-seats"' in html
+    assert page.scene is scene and scene.position_of(users[2].pk) == 2
+
+
+def test_one_announcement_per_table_and_transaction(playing_table, monkeypatch, django_capture_on_commit_callbacks):
+    """Changes made together (a match starting and its first deal dealt, say) reach each
+    page once, with the last scene."""
+    table, _users = playing_table
+    sent = []
+    monkeypatch.setattr(broadcast, "send_table_changed", lambda table_id, scene=None: sent.append((table_id, scene)))
+    first, last = object(), object()
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        broadcast.announce_table_changed(table.pk, first)
+        broadcast.announce_table_changed(table.pk + 1000)
+        broadcast.announce_table_changed(table.pk, last)
+    assert sent == [(table.pk, last), (table.pk + 1000, None)]
+
+
+def test_an_announcement_outlives_a_rolled_back_savepoint(playing_table, monkeypatch,
+                                                          django_capture_on_commit_callbacks):
+    table, _users = playing_table
+    sent = []
+    monkeypatch.setattr(broadcast, "send_table_changed", lambda table_id, scene=None: sent.append(table_id))
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        try:
+            with transaction.atomic():
+                broadcast.announce_table_changed(table.pk)
+                raise RuntimeError("refused")
+        except RuntimeError:
+            pass
+        broadcast.announce_table_changed(table.pk)
+    assert sent == [table.pk]
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_hand_is_redrawn_only_when_it_changes(playing_table):
+    """Another seat's move leaves a page's hand alone (a selection in progress in the
+    browser stays); the seat's own move redraws it."""
+    table, users = playing_table
+    rng = random.Random(3)
+    deal, state = await database_sync_to_async(current)(table)
+    mover = state.turn
+    watcher = (mover + 1) % 4
+    pages = {}
+    for seat in (mover, watcher):
+        pages[seat], first = await connect(table, users[seat])
+        assert 'id="tbl-hand"' in first  # the first render is whole
+    action = choose(state, mover, rng)
+    message = {"action": action.kind, "card": list(action.cards), "deal": deal.pk, "seq": deal.seq}
+    await pages[mover].send_json_to(message)
+    mover_all = await drain(pages[mover], timeout=1)
+    if any("play-as-0" in m for m in mover_all):
+        # The cards read several ways (R3.5): choose the reading chosen above.
+        from games.table_render import play_as_options
+
+        index = play_as_options(state, action.cards).index(action.reading)
+        await pages[mover].send_json_to(dict(message, action=f"play-as-{index}"))
+        mover_all += await drain(pages[mover], timeout=1)
+    mover_got = [m for m in mover_all if f'data-seq="{deal.seq + 1}"' in m]
+    watcher_got = [m for m in await drain(pages[watcher], timeout=1) if f'data-seq="{deal.seq + 1}"' in m]
+    assert len(watcher_got) == 1 and len(mover_got) == 1
+    assert 'id="tbl-status"' in watcher_got[0] and 'id="tbl-hand"' not in watcher_got[0]
+    assert 'id="tbl-hand"' in mover_got[0]
+    for page in pages.values():
+        await page.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_an_older_step_arriving_late_is_ignored(playing_table):
+    table, users = playing_table
+    page, _first = await connect(table, users[0])
+    old = await database_sync_to_async(lambda: scene_for(table).to_event())()
+    await database_sync_to_async(act)(table, users)
+    newer = await drain(page)
+    assert newer, "the new step reached the page"
+    deal, _state = await database_sync_to_async(current)(table)
+    late = {"type": "table.changed", "table_id": table.pk, "deal": old["deal_id"], "seq": old["state"]["step"],
+            "scene": old}
+    from channels.layers import get_channel_layer
+
+    await get_channel_layer().group_send(broadcast.table_group(table.pk), late)
+    assert await drain(page) == []
+    await page.disconnect()
+    assert deal.seq == old["state"]["step"] + 1
