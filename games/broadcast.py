@@ -36,7 +36,9 @@ def send_table_changed(table_id: int, scene=None) -> None:
         return
     event = {"type": "table.changed", "table_id": table_id}
     event.update(_table_payload(table_id, scene))
-    _group_send(layer, LOBBY_GROUP, {"type": "lobby.changed", "table_id": table_id})
+    if scene is None or scene.seq == 0 or scene.state.is_over:
+        # The lobby shows seats and status, which a move within a deal never changes.
+        _group_send(layer, LOBBY_GROUP, {"type": "lobby.changed", "table_id": table_id})
     _group_send(layer, table_group(table_id), event)
 
 

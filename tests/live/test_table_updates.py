@@ -124,3 +124,18 @@ async def test_an_older_step_arriving_late_is_ignored(playing_table):
     assert await drain(page) == []
     await page.disconnect()
     assert deal.seq == old["state"]["step"] + 1
+
+
+def test_the_lobby_hears_of_seats_and_deals_not_of_every_move(playing_table, monkeypatch):
+    table, users = playing_table
+    groups = []
+    monkeypatch.setattr(broadcast, "_group_send", lambda layer, group, message: groups.append(group))
+    broadcast.send_table_changed(table.pk, scene_for(table))  # a new deal: step 0
+    assert groups == [broadcast.LOBBY_GROUP, broadcast.table_group(table.pk)]
+    act(table, users)
+    groups.clear()
+    broadcast.send_table_changed(table.pk, scene_for(table))  # a move within the deal
+    assert groups == [broadcast.table_group(table.pk)]
+    groups.clear()
+    broadcast.send_table_changed(table.pk)  # a seat or status change (no scene given)
+    assert groups == [broadcast.LOBBY_GROUP, broadcast.table_group(table.pk)]
