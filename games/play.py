@@ -117,7 +117,7 @@ def _create_deal(table: Table, match: Match, engine: engine_match.Match) -> Deal
 
 def _seats(table: Table) -> dict[int, Seat]:
     """The table's seats by position, with what the pages show of their players."""
-    return {s.position: s for s in table.seats.select_related("user__profile", "away_user__profile")}
+    return {s.position: s for s in table.seats.select_related("user__profile")}
 
 
 def start_next_deal(*, table_id: int, deal_id: int) -> Deal | None:
