@@ -232,3 +232,31 @@ def test_timeout_action_is_the_automatic_choice_only(playing_table):
     other = next(a for a in legal_actions(state, seat) if a.kind == "play" and a.cards != auto.cards)
     _refused(table, "R9.2", seat=seat, kind="play", cards=other.cards, reading=other.reading,
              expected_deal=deal.pk, expected_seq=deal.seq, actor="timeout")
+
+
+def test_the_tribute_is_told_until_the_first_play(playing_table, timers):
+    """R8 on the table: once tribute and return are done (chosen or automatic), the
+    table says who gave whom what until the first lead is played."""
+    from games.table_render import render_public, scene_for
+
+    table, users = playing_table
+    deal = play_out(table, users, timers, rng=random.Random(11))
+    second = play.start_next_deal(table_id=table.pk, deal_id=deal.pk)
+    rng = random.Random(12)
+    while True:
+        _deal, state = current(table)
+        if state.phase == "play":
+            break
+        act(table, users, rng)
+    assert state.tribute.kind in ("single", "double")
+    panel = render_public(scene_for(table))
+    if state.tribute.resisted:  # R8.5: no gifts to tell of
+        assert "Tribute resisted" in panel and "Tribute this deal" not in panel
+        return
+    assert "Tribute this deal" in panel
+    for gift in state.tribute.gifts:
+        assert f"Seat {gift.donor + 1} gave seat {gift.recipient + 1}" in panel
+        assert f'data-card="{gift.card}"' in panel
+    act(table, users, rng)
+    assert "Tribute this deal" not in render_public(scene_for(table))
+    assert second.pk == current(table)[0].pk
