@@ -119,8 +119,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             return  # an older step that arrived after a newer one: the page is ahead
         self.viewer.play_as = []
         public = event.get("public") if event.get("language") == self.language else None
-        # Drawn here, on the event loop: the scene holds all it needs, so no query runs.
-        html = self.draw(Scene.from_event(data), public, keep_hand=True)
+        try:
+            # Drawn here, on the event loop: the scene holds all it needs, so no query runs.
+            html = self.draw(Scene.from_event(data), public, keep_hand=True)
+        except Exception:  # a bad event must not cost the page its connection
+            log.exception("table %s: drawing step %s failed; reading the table afresh", self.table_id, event.get("seq"))
+            await self.send_render()
+            return
         await self.send(text_data=html)
 
     async def send_render(self):

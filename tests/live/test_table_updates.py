@@ -139,3 +139,21 @@ def test_the_lobby_hears_of_seats_and_deals_not_of_every_move(playing_table, mon
     groups.clear()
     broadcast.send_table_changed(table.pk)  # a seat or status change (no scene given)
     assert groups == [broadcast.LOBBY_GROUP, broadcast.table_group(table.pk)]
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_broken_event_costs_the_page_nothing(playing_table):
+    """An event whose scene cannot be drawn is logged and the page is drawn afresh from
+    the database instead: the socket stays open and shows the table as it is."""
+    table, users = playing_table
+    page, _first = await connect(table, users[1])
+    deal, _state = await database_sync_to_async(current)(table)
+    from channels.layers import get_channel_layer
+
+    junk = {"type": "table.changed", "table_id": table.pk, "deal": deal.pk, "seq": deal.seq + 7,
+            "scene": {"state": "not a state"}}
+    await get_channel_layer().group_send(broadcast.table_group(table.pk), junk)
+    got = await drain(page, timeout=1)
+    assert len(got) == 1 and f'data-seq="{deal.seq}" data-deal="{deal.pk}"' in got[0]
+    await page.disconnect()
