@@ -2,6 +2,7 @@
 table's scene, drawn by each page without a query; a hand redrawn only when it changed;
 an older step arriving late never replaces a newer one."""
 
+import json
 import random
 
 import pytest
@@ -111,13 +112,14 @@ async def test_the_hand_is_redrawn_only_when_it_changes(playing_table):
 async def test_an_older_step_arriving_late_is_ignored(playing_table):
     table, users = playing_table
     page, _first = await connect(table, users[0])
-    old = await database_sync_to_async(lambda: scene_for(table).to_event())()
+    old_text = await database_sync_to_async(lambda: scene_for(table).to_event())()
+    old = json.loads(old_text)
     await database_sync_to_async(act)(table, users)
     newer = await drain(page)
     assert newer, "the new step reached the page"
     deal, _state = await database_sync_to_async(current)(table)
     late = {"type": "table.changed", "table_id": table.pk, "deal": old["deal_id"], "seq": old["state"]["step"],
-            "scene": old}
+            "scene": old_text}
     from channels.layers import get_channel_layer
 
     await get_channel_layer().group_send(broadcast.table_group(table.pk), late)
@@ -152,7 +154,7 @@ async def test_a_broken_event_costs_the_page_nothing(playing_table):
     from channels.layers import get_channel_layer
 
     junk = {"type": "table.changed", "table_id": table.pk, "deal": deal.pk, "seq": deal.seq + 7,
-            "scene": {"state": "not a state"}}
+            "scene": '{"state": "not a state"}'}
     await get_channel_layer().group_send(broadcast.table_group(table.pk), junk)
     got = await drain(page, timeout=1)
     assert len(got) == 1 and f'data-seq="{deal.seq}" data-deal="{deal.pk}"' in got[0]
