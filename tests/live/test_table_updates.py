@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import broadcast, play
+from games import broadcast
 from games.table_consumer import TableConsumer
 from games.table_render import Scene, ViewerState, render_private, render_public, scene_for
 
