@@ -11,7 +11,7 @@ from django.conf import settings
 from django.test import Client
 
 from games import play
-from games.engine.deal import legal_actions, new_deal
+from games.engine.deal import new_deal
 from games.engine.replay import state_to_json
 from games.models import Action
 from guandan_site.asgi import application
