@@ -17,7 +17,8 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
+from django.template.loader import render_to_string
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -399,7 +400,9 @@ def _table_step(request, table_id, change):
             "practice_message": message,
             "practice_message_kind": kind,
         }
-        return render(request, "practice/_table_controls.html", context)
+        controls = render_to_string("practice/_table_controls.html", context, request=request)
+        facts = render_to_string("games/_table_bot_facts.html", {"table": table, "oob": True}, request=request)
+        return HttpResponse(controls + facts)
     (messages.error if kind == "error" else messages.success)(request, message)
     return redirect(reverse("games:table", args=[table.pk]))
 

@@ -128,12 +128,13 @@ def test_practice_deal_with_suggestion_and_coach_highlight(open_page):
     form.get_by_role("button", name="Start as a guest").click()
     expect(page).to_have_url(re.compile(r"/tables/\d+/$"))
     expect(page.locator("#tbl-hand .hand-check").first).to_be_attached()
+    # The table page's bot controls (R10.4); the header's facts follow them.
     controls = page.get_by_test_id("practice-controls")
-    if controls.count():
-        # The table page's bot controls (R10.4), once the page includes them.
-        expect(controls.get_by_label("Bot speed")).to_have_value("0.3")
-        controls.get_by_role("button", name="Set level").click()
-        expect(controls).to_contain_text("bot level: Normal.")
+    expect(controls.get_by_label("Bot speed")).to_have_value("0.3")
+    expect(page.locator("#table-fact-level")).to_have_text("Bot level: Normal")
+    controls.get_by_label("Bot level").select_option("easy")
+    expect(controls).to_contain_text("bot level: Easy.")
+    expect(page.locator("#table-fact-level")).to_have_text("Bot level: Easy")
 
     deadline = time.monotonic() + DEAL_BUDGET_S
     suggestion_seen = coach_seen = False

@@ -211,6 +211,21 @@ def test_controls_post_through_htmx_and_answer_with_the_controls(client, practic
     assert Table.objects.get(pk=table.pk).bot_level == "hard"
 
 
+def test_the_table_header_follows_the_bot_controls(client, practice_table):
+    """The header's facts are swapped out of band with the controls' answer, so they say
+    the new speed and level without a reload."""
+    user, table = practice_table
+    client.force_login(user)
+    page = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert '<li id="table-fact-speed">' in page and '<li id="table-fact-level">' in page
+    html = client.post(reverse("practice:table_speed", args=[table.pk]), {"speed": "0.3"}, **HTMX).content.decode()
+    table.refresh_from_db()
+    assert f'<li id="table-fact-speed" hx-swap-oob="true">Bot speed: {table.get_bot_speed_display()}</li>' in html
+    html = client.post(reverse("practice:table_level", args=[table.pk]), {"level": "hard"}, **HTMX).content.decode()
+    table.refresh_from_db()
+    assert f'<li id="table-fact-level" hx-swap-oob="true">Bot level: {table.get_bot_level_display()}</li>' in html
+
+
 def test_controls_without_htmx_go_back_to_the_table(client, practice_table):
     user, table = practice_table
     client.force_login(user)
