@@ -12,12 +12,14 @@ a message that names the rule, and changes nothing.
 from __future__ import annotations
 
 import json
+import functools
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal, InvalidOperation
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import connections
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -51,7 +53,17 @@ def _in_thread(func):
     while it works (returned to the site's pool afterwards); a consumer handles one
     message at a time, so its own state is never touched by two threads at once.
     """
-    return database_sync_to_async(func, thread_sensitive=False, executor=DATABASE_THREADS)
+
+    @functools.wraps(func)
+    def run(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        finally:
+            # Back to the pool at once. (Channels does this too, except under its test
+            # communicator, where the threads would otherwise keep their connections.)
+            connections.close_all()
+
+    return database_sync_to_async(run, thread_sensitive=False, executor=DATABASE_THREADS)
 
 
 class _Choose(Exception):
