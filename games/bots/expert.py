@@ -5,22 +5,31 @@ For each decision it:
 1. takes a handful of candidate moves from the heuristic (``policy.candidate_moves``:
    the heuristic's own choice first, then the other sensible leads, or pass / the
    weakest beating plays when following; bombs only when the heuristic's own choice
-   is a bomb);
+   is a bomb). The bot leaves out plays that break a group of its split unless the
+   heuristic's own move is such a play (played out on the real hidden cards, switches
+   to them gained about nothing), and where the heuristic would lead a bomb while one
+   ordinary play that can be beaten is left, its own choice is that ordinary play
+   instead (the bomb led first only comes back to the same last play; kept, it can
+   win the lead back);
 2. deals the cards it has not seen to the other three seats, consistent with everything
    public: cards played, exact card counts (``view.Seen``), tribute gifts still held by
    their recipient (R8), and passes where they say something: of two candidate deals
    it keeps the one where fewer seats held an unbroken play that beat a top they passed
    on (R6.2 allows passing, so this is a preference, not a rule);
-3. plays each candidate to the end of the deal in every sampled deal with lean
-   rank-count playouts (``fastsim.FastDeal``: every seat on the heuristic's policy, the
-   expert's own seat starting from the heuristic's searched split of its hand) and
-   scores it by the level change of R7.1 for its team. All candidates are played on the
-   same sampled deals (common random numbers), so their differences are measured with
-   far less noise than their values; every few samples, candidates already clearly
-   worse than the heuristic's choice stop being sampled;
+3. plays each candidate on in every sampled deal with lean rank-count playouts
+   (``fastsim.FastDeal``: every seat on the heuristic's policy, the expert's own seat
+   starting from the heuristic's searched split of its hand) and scores it
+   (``outcome_score``). The bot scores winning the deal (its team takes 1st, R6.6):
+   +1 or -1, so a playout stops as soon as one seat is out; once 1st is decided, the
+   level change of R7.1 scores instead. The coach and suggestions (``advice``) keep
+   R7.1's level change as the score, since they speak in levels. All candidates are
+   played on the same sampled deals (common random numbers), so their differences are
+   measured with far less noise than their values; every few samples, candidates
+   already clearly worse than the heuristic's choice stop being sampled;
 4. keeps the heuristic's own choice unless another candidate beats it on the same deals
-   by more than ``MARGIN`` levels on average and by more than ``PICK_Z`` standard errors
-   of the paired differences.
+   by more than a margin on average and by more than ``z`` standard errors of the
+   paired differences (the bot: ``BOT_MARGIN`` = 0.1 of a win, ``BOT_PICK_Z`` = 2;
+   looser tests switched on noise and lost to the heuristic).
 
 It stops sampling when its time budget (default 300 ms a move) is spent or when it has
 ``samples`` sampled deals, so a slow machine gets fewer samples, not a slower bot. With
@@ -69,11 +78,23 @@ FULL_PLANS = False
 PRUNE_EVERY = 4
 PRUNE_Z = 1.0
 PRUNE_FLOOR = 0.2
+# The bot's own settings (module doc; the coach and suggestions keep the defaults of
+# ``evaluate``: level scoring, MARGIN, PICK_Z). A playout scores WIN_WEIGHT for winning
+# the deal (minus for losing it) plus LEVEL_WEIGHT times the level change; the margin
+# and the prune floor are in those units (0.1 = a tenth of a win).
+WIN_WEIGHT = 1.0
+LEVEL_WEIGHT = 0.0
+BOT_MARGIN = 0.1
+BOT_PICK_Z = 2.0
+BOT_PRUNE_FLOOR = 0.1
+BOT_BREAKS = False
+BOT_LAST_PLAY_FIRST = True
 
 
 @dataclass(slots=True)
 class Evaluation:
-    """The expert's comparison of candidates: mean level change per candidate."""
+    """The expert's comparison of candidates: mean playout score per candidate (level
+    change by default, ``evaluate``)."""
 
     hand: Hand
     split: Split
@@ -83,7 +104,7 @@ class Evaluation:
     samples: int
     best: int
     # Per candidate, its playout score on each sampled deal (the same deals for all).
-    scores: list[list[int]] | None = None
+    scores: list[list[float]] | None = None
 
     @property
     def best_move(self) -> Move | None:
@@ -166,16 +187,35 @@ def sample_deal(seen: Seen, rng: random.Random, checks=None) -> dict[int, list[i
     return best
 
 
+def outcome_score(finished: list[int], seat: int, win_weight: float, level_weight: float) -> float:
+    """A playout's score for ``seat``'s team: ``win_weight`` for winning the deal (its
+    team has 1st, R6.6; minus that for losing it) plus ``level_weight`` times R7.1's
+    level change."""
+    if not finished:
+        return 0.0
+    score = win_weight if (finished[0] & 1) == (seat & 1) else -win_weight
+    if level_weight:
+        score += level_weight * fast_level_change(finished, seat)
+    return score
+
+
 def evaluate(seen: Seen, rng: random.Random, *, budget_ms: float | None = DEFAULT_BUDGET_MS,
              samples: int = DEFAULT_SAMPLES, candidates: list[Move | None] | None = None,
              margin: float = MARGIN, hand: Hand | None = None,
-             pick_z: float | None = None, prune: bool = True) -> Evaluation:
+             pick_z: float | None = None, prune: bool = True,
+             win_weight: float = 0.0, level_weight: float = 1.0,
+             prune_floor: float = PRUNE_FLOOR, breaks: bool = True,
+             last_play_first: bool = False) -> Evaluation:
     """Compare candidate moves by playouts over sampled deals (module doc).
 
     ``hand`` overrides the seat's hand model (for a move that uses cards of a straight
     flush the splitter keeps aside). ``prune=False`` samples every candidate on every
     deal (so all means cover the same deals, as the coach's comparison needs);
-    ``pick_z`` overrides ``PICK_Z``."""
+    ``pick_z`` overrides ``PICK_Z``. ``win_weight``/``level_weight`` set the playout
+    score (``outcome_score``; the default is R7.1's level change), ``prune_floor`` the
+    pruning floor in the same units; ``breaks=False`` leaves out plays that break a
+    group of the split, ``last_play_first`` leads the last ordinary play before a bomb
+    (step 1 of the module doc)."""
     start = time.perf_counter()
     level = seen.level
     if hand is None:
@@ -192,7 +232,17 @@ def evaluate(seen: Seen, rng: random.Random, *, budget_ms: float | None = DEFAUL
             # then only adds noise there, so a bomb is compared only when the
             # heuristic itself bombs.
             candidates = [m for m in candidates if m is None or not m.is_bomb]
-    scores: list[list[int]] = [[] for _ in candidates]
+        if last_play_first and table.top is None and first is not None and first.is_bomb:
+            ordinary = [m for m in split.moves if not m.is_bomb]
+            if len(ordinary) == 1:
+                # Leading the bomb first only spends it: the lead comes back to the same
+                # last ordinary play. Lead that play; a bomb can still win the lead back.
+                candidates = [ordinary[0]] + [m for m in candidates if m != ordinary[0]]
+                first = candidates[0]
+        if not breaks and (first is None or first in split.moves):
+            # Plays that break a group of the split (``policy.candidate_moves``).
+            candidates = [m for m in candidates if m is None or m in split.moves]
+    scores: list[list[float]] = [[] for _ in candidates]
     done = 0
     if len(candidates) > 1:
         deadline = None if budget_ms is None else start + budget_ms * 0.85 / 1000.0
@@ -205,6 +255,12 @@ def evaluate(seen: Seen, rng: random.Random, *, budget_ms: float | None = DEFAUL
         lean = [None if move is None else play_of_move(move, hand) for move in candidates]
         active = list(range(len(candidates)))
         planner = full_plan if FULL_PLANS else quick_plan
+        win_w, level_w = win_weight, level_weight
+        if seen.finished:
+            # Who wins the deal is settled: only the places still count.
+            win_w, level_w = 0.0, 1.0
+        # Without a level term, a playout is over once some seat has finished.
+        first_only = not level_w
         while done < samples and len(active) > 1:
             if deadline is not None and time.perf_counter() > deadline and done > 0:
                 break
@@ -216,19 +272,18 @@ def evaluate(seen: Seen, rng: random.Random, *, budget_ms: float | None = DEFAUL
             for index in active:
                 playout = FastDeal(states, level, seat, top, seen.top_seat, passes,
                                    list(seen.finished), plans)
-                if playout.play(seat, lean[index]):
-                    scores[index].append(fast_level_change(playout.finished, seat))
-                else:
-                    scores[index].append(playout.run(seat))
+                if not playout.play(seat, lean[index]):
+                    playout.finish(first_only)
+                scores[index].append(outcome_score(playout.finished, seat, win_w, level_w))
             done += 1
             if prune and done % PRUNE_EVERY == 0:
-                active = _prune(scores, active)
+                active = _prune(scores, active, prune_floor)
     means = [sum(v) / len(v) if v else 0.0 for v in scores]
     best = _pick(scores, margin, PICK_Z if pick_z is None else pick_z)
     return Evaluation(hand, split, table, candidates, means, done, best, scores)
 
 
-def _paired(scores: list[list[int]], index: int) -> tuple[float, float, int]:
+def _paired(scores: list[list[float]], index: int) -> tuple[float, float, int]:
     """Mean and standard error of candidate ``index`` minus the heuristic's choice, over
     the sampled deals both were played on (common random numbers)."""
     diffs = [a - b for a, b in zip(scores[index], scores[0])]
@@ -240,7 +295,7 @@ def _paired(scores: list[list[int]], index: int) -> tuple[float, float, int]:
     return mean, (var / n) ** 0.5, n
 
 
-def _prune(scores: list[list[int]], active: list[int]) -> list[int]:
+def _prune(scores: list[list[float]], active: list[int], floor: float = PRUNE_FLOOR) -> list[int]:
     """Stop sampling candidates already clearly worse than the heuristic's choice, so
     the time goes to the ones still in contention."""
     keep = [0]
@@ -248,12 +303,12 @@ def _prune(scores: list[list[int]], active: list[int]) -> list[int]:
         if index == 0:
             continue
         mean, stderr, _ = _paired(scores, index)
-        if mean + PRUNE_Z * stderr > -PRUNE_FLOOR:
+        if mean + PRUNE_Z * stderr > -floor:
             keep.append(index)
     return keep
 
 
-def _pick(scores: list[list[int]], margin: float, z: float = PICK_Z) -> int:
+def _pick(scores: list[list[float]], margin: float, z: float = PICK_Z) -> int:
     """The candidate to play: the heuristic's own (index 0) unless another beats it on
     the same sampled deals by more than ``margin`` levels on average and by more than
     ``z`` standard errors of the paired differences, so that sampling noise does not
@@ -273,12 +328,14 @@ class ExpertBot(HeuristicBot):
     name = "expert"
 
     def __init__(self, budget_ms: float | None = DEFAULT_BUDGET_MS, samples: int = DEFAULT_SAMPLES,
-                 margin: float = MARGIN) -> None:
+                 margin: float | None = None) -> None:
         self.budget_ms = budget_ms
         self.samples = samples
-        self.margin = margin
+        self.margin = BOT_MARGIN if margin is None else margin
 
     def play(self, seen: Seen, rng: random.Random) -> Action:
         result = evaluate(seen, rng, budget_ms=self.budget_ms, samples=self.samples,
-                          margin=self.margin)
+                          margin=self.margin, pick_z=BOT_PICK_Z, win_weight=WIN_WEIGHT,
+                          level_weight=LEVEL_WEIGHT, prune_floor=BOT_PRUNE_FLOOR,
+                          breaks=BOT_BREAKS, last_play_first=BOT_LAST_PLAY_FIRST)
         return move_to_action(seen, result.best_move, result.hand)

@@ -24,8 +24,9 @@ heuristic's policy (``policy`` module doc) on plain lists and tuples instead of
 The trick rules are the engine's: a leader must play (R6.1); followers beat the top or
 pass (R6.2); the trick ends when every other seat still holding cards has passed
 (R6.3); the wind hands a finished seat's lead to its partner (R6.4); the deal ends when
-1st's partner finishes or three seats have finished (R6.6). The score is R7.1's level
-change for one seat's team.
+1st's partner finishes or three seats have finished (R6.6). ``run`` scores R7.1's level
+change for one seat's team; ``finish(first_only=True)`` stops as soon as one seat is out,
+which is all a playout needs when it is scored by who wins the deal (R6.6: 1st's team).
 """
 
 from __future__ import annotations
@@ -379,12 +380,20 @@ class FastDeal:
 
     def run(self, seat_of_interest: int) -> int:
         """Play to the end with the policy; R7.1's level change for ``seat_of_interest``."""
+        self.finish()
+        return level_change(self.finished or [seat_of_interest], seat_of_interest)
+
+    def finish(self, first_only: bool = False) -> None:
+        """Play on with the policy until the deal is over, or, with ``first_only``, until
+        some seat has finished (1st decides who wins the deal, R6.6)."""
+        finished = self.finished
         for _ in range(MAX_STEPS):
+            if first_only and finished:
+                return
             seat = self.turn
             move = self.lead(seat) if self.top is None else self.follow(seat)
             if self.play(seat, move):
-                return level_change(self.finished, seat_of_interest)
-        return level_change(self.finished or [seat_of_interest], seat_of_interest)
+                return
 
     # -- the policy -------------------------------------------------------------------
 

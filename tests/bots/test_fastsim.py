@@ -81,3 +81,19 @@ def test_whole_deals_end_with_a_r7_1_score():
         # The same deal plays out the same way.
         again = fs.FastDeal(states, level, seed % 4, None, None, 0, [])
         assert again.run(0) == score and again.finished == finished
+
+
+def test_playout_to_the_first_finisher_stops_there():
+    """``finish(first_only=True)`` stops as soon as one seat is out (1st decides the
+    winner, R6.6) and agrees with the full playout on who that is."""
+    rng = random.Random(4)
+    for seed in range(30):
+        level = rng.randrange(13)
+        states = [fs.lean_hand(h, level) for h in deal_hands(seed)]
+        short = fs.FastDeal(states, level, seed % 4, None, None, 0, [])
+        short.finish(first_only=True)
+        full = fs.FastDeal(states, level, seed % 4, None, None, 0, [])
+        full.finish()
+        assert len(short.finished) == 1
+        assert short.finished[0] == full.finished[0]
+        assert len(full.finished) >= 2
