@@ -2,8 +2,10 @@
 
 One consumer per open page. It joins the ``table-<id>`` group; on every change it sends the
 public fragments (rendered once for everybody by the sender, or by itself when the event
-carries none) and its own viewer's private fragments, rendered from that viewer's own view
-only. A seated player's messages are actions; a spectator's messages are refused.
+carries none or is in another language) and its own viewer's private fragments, drawn
+from that viewer's own view of the scene the event carries (``table_render.Scene``), on
+the event loop and without a query; the hand only when it changed. A seated player's
+messages are actions; a spectator's messages are refused.
 
 Every refusal (junk, an oversized message, a stale step, an illegal play) is answered with
 a message that names the rule, and changes nothing.

@@ -1,6 +1,8 @@
 """HTML fragments of a table in play, each rendered for exactly one kind of viewer.
 
-Two families (docs/architecture.md, "Realtime and hidden information"):
+Both are drawn from a ``Scene``: what a table's pages show at one step, built once per
+change and carried by the table's change event (docs/architecture.md, "The live
+table"). Two families:
 
 - public fragments (``#tbl-seats``, ``#tbl-trick``, ``#tbl-log``): built from the
   spectator's view (``view_for(state, None)``), so they can only hold what everybody may
