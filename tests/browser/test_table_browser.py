@@ -396,6 +396,18 @@ def test_four_players_play_a_deal_and_see_only_their_own_cards(new_context, site
 # 3. A reload in the middle of a deal resumes
 
 
+def what_the_page_shows(page):
+    """The table as the page shows it: steps, hand, turn, counts and the log."""
+    return {
+        "deal_seq": status_seq(page),
+        "seats_seq": page.locator("#tbl-seats").get_attribute("data-seq"),
+        "hand": hand_ids(page),
+        "turn": page.locator("#tbl-status .turn").text_content(),
+        "counts": page.locator("#tbl-seats .seat-count").all_inner_texts(),
+        "log": page.locator("#tbl-log").inner_text(),
+    }
+
+
 def test_a_reload_mid_deal_resumes_the_same_hand_step_and_turn(new_context, site_url, make_user):
     page = player_page(new_context, make_user(), site_url)
     table_id = create_practice_table_from_the_lobby(page)
@@ -409,27 +421,13 @@ def test_a_reload_mid_deal_resumes_the_same_hand_step_and_turn(new_context, site
         act_by_reading_the_page(page)
 
     # Mid-deal, the player to act: the bots wait, so nothing moves during the reload.
-    before = {
-        "deal_seq": status_seq(page),
-        "seats_seq": page.locator("#tbl-seats").get_attribute("data-seq"),
-        "hand": hand_ids(page),
-        "turn": page.locator("#tbl-status .turn").text_content(),
-        "counts": page.locator("#tbl-seats .seat-count").all_inner_texts(),
-        "log": page.locator("#tbl-log").inner_text(),
-    }
+    before = what_the_page_shows(page)
     deal = current_deal_row(table_id)
     assert before["deal_seq"] == (deal.pk, deal.seq)
     page.reload()
     wait_connected(page)
     expect(page.locator("#tbl-status .turn.is-mine")).to_have_text(before["turn"])
-    after = {
-        "deal_seq": status_seq(page),
-        "seats_seq": page.locator("#tbl-seats").get_attribute("data-seq"),
-        "hand": hand_ids(page),
-        "turn": page.locator("#tbl-status .turn").text_content(),
-        "counts": page.locator("#tbl-seats .seat-count").all_inner_texts(),
-        "log": page.locator("#tbl-log").inner_text(),
-    }
+    after = what_the_page_shows(page)
     assert after == before
     assert sorted(after["hand"]) == sorted(deal.state["hands"][0])
 
