@@ -181,14 +181,12 @@ def submit_action(
 
 def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, actor, user) -> Outcome:
     with transaction.atomic():
-        # The table's row locked and its newest deal read in one round trip.
-        deal = (
-            Deal.objects.filter(match__table_id=table_id).select_related("match__table")
-            .select_for_update(of=("match__table",)).order_by("-match__number", "-number").first()
-        )
-        table = deal.match.table if deal is not None else Table.objects.select_for_update().get(pk=table_id)
+        # Lock first, then read: a deal read in the same statement as the lock would come
+        # from before the wait, missing what the previous holder of the lock committed.
+        table = Table.objects.select_for_update().get(pk=table_id)
         if table.status != Table.Status.PLAYING:
             raise PlayError("R10.5", _("this table is not playing a match"))
+        deal = current_deal(table)
         if deal is None:
             raise PlayError("R10.5", _("no deal is in progress"))
         seats = _seats(table)
