@@ -12,10 +12,12 @@ For each decision it:
    instead (the bomb led first only comes back to the same last play; kept, it can
    win the lead back);
 2. deals the cards it has not seen to the other three seats, consistent with everything
-   public: cards played, exact card counts (``view.Seen``), tribute gifts still held by
-   their recipient (R8), and passes where they say something: of two candidate deals
-   it keeps the one where fewer seats held an unbroken play that beat a top they passed
-   on (R6.2 allows passing, so this is a preference, not a rule);
+   public: cards played, exact card counts (``view.Seen``) and tribute gifts still held
+   by their recipient (R8), and drawn in proportion to how well each deal explains what
+   the other seats did (``inference.DealSampler``: a deal under which the heuristic's
+   policy would not have made a seat's past play or pass is e^5 times less likely per
+   such decision). With ``INFER`` off it deals uniformly instead, keeping of two deals
+   the one that fewer informative passes contradict;
 3. plays each candidate on in every sampled deal with lean rank-count playouts
    (``fastsim.FastDeal``: every seat on the heuristic's policy, the expert's own seat
    starting from the heuristic's searched split of its hand) and scores it
@@ -48,6 +50,7 @@ from games.engine.reading import Reading
 
 from .base import move_to_action
 from .heuristic import HeuristicBot
+from .inference import DealSampler
 from .fastsim import (
     SHAPE_CODE, FastDeal, full_plan, hand_state, lean_hand, play_of_move, play_of_reading,
     quick_plan,
@@ -89,6 +92,8 @@ BOT_PICK_Z = 2.0
 BOT_PRUNE_FLOOR = 0.1
 BOT_BREAKS = False
 BOT_LAST_PLAY_FIRST = True
+# Deals drawn from what the history says (``inference.DealSampler``), not uniformly.
+INFER = True
 
 
 @dataclass(slots=True)
@@ -205,7 +210,7 @@ def evaluate(seen: Seen, rng: random.Random, *, budget_ms: float | None = DEFAUL
              pick_z: float | None = None, prune: bool = True,
              win_weight: float = 0.0, level_weight: float = 1.0,
              prune_floor: float = PRUNE_FLOOR, breaks: bool = True,
-             last_play_first: bool = False) -> Evaluation:
+             last_play_first: bool = False, infer: bool | None = None) -> Evaluation:
     """Compare candidate moves by playouts over sampled deals (module doc).
 
     ``hand`` overrides the seat's hand model (for a move that uses cards of a straight
@@ -215,7 +220,7 @@ def evaluate(seen: Seen, rng: random.Random, *, budget_ms: float | None = DEFAUL
     score (``outcome_score``; the default is R7.1's level change), ``prune_floor`` the
     pruning floor in the same units; ``breaks=False`` leaves out plays that break a
     group of the split, ``last_play_first`` leads the last ordinary play before a bomb
-    (step 1 of the module doc)."""
+    (step 1 of the module doc); ``infer`` overrides ``INFER`` (step 2)."""
     start = time.perf_counter()
     level = seen.level
     if hand is None:
@@ -246,7 +251,6 @@ def evaluate(seen: Seen, rng: random.Random, *, budget_ms: float | None = DEFAUL
     done = 0
     if len(candidates) > 1:
         deadline = None if budget_ms is None else start + budget_ms * 0.85 / 1000.0
-        checks = _pass_checks(seen)
         passes = len(seen.passes_since_top())
         seat = seen.seat
         own = hand_state(hand)
@@ -261,10 +265,18 @@ def evaluate(seen: Seen, rng: random.Random, *, budget_ms: float | None = DEFAUL
             win_w, level_w = 0.0, 1.0
         # Without a level term, a playout is over once some seat has finished.
         first_only = not level_w
+        infer = INFER if infer is None else infer
+        sampler: DealSampler | None = None  # built on the first sample (its chain costs)
+        checks = None if infer else _pass_checks(seen)
         while done < samples and len(active) > 1:
             if deadline is not None and time.perf_counter() > deadline and done > 0:
                 break
-            deal = sample_deal(seen, rng, checks)
+            if infer:
+                if sampler is None:
+                    sampler = DealSampler(seen, rng)
+                deal = sampler.next_deal()
+            else:
+                deal = sample_deal(seen, rng, checks)
             states = [own if s == seat else lean_hand(deal[s], level) for s in range(4)]
             plans = [own_plan if s == seat else
                      planner(states[s][0], states[s][1], level, states[s][2])

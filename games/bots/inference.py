@@ -1,0 +1,240 @@
+"""What the public history says about the hidden hands: deals of the unseen cards drawn
+in proportion to how well they explain what the other seats did.
+
+Every seat's decisions are public (plays and passes, R9.3). Given a candidate hand for
+a seat, its hand at each of its past decisions is known too (the hand now plus what it
+played since), so we can ask what the heuristic's policy (the lean one of ``fastsim``)
+would have done there, and count the decisions it would not have made
+(``Replay.mismatches``). Over deals played out between heuristic bots, the real hands
+contradict about one decision in seven, hands dealt at random about one in three.
+
+A seat's count depends on its own hand only: the policy sees its own hand, the card
+counts (public) and the cards it has not seen, which are all cards not yet played
+(public) minus its own. So the score of a deal is a sum over seats, and a swap of two
+cards between two seats changes only their two terms.
+
+``DealSampler`` draws deals from a Markov chain (Metropolis): start from a random deal
+that respects the counts and the cards known to be held (``view.Seen.known_held``),
+propose swapping one card between two other seats, and accept with probability
+``exp(-BETA * (mismatches after - mismatches before))`` (always when it does not get
+worse). After ``BURN`` steps it hands out a deal every ``THIN`` steps. Before anybody
+else has decided anything every deal scores zero, and the sampler just shuffles.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from games.engine.cards import HEARTS, NUM_CARDS, RANK_OF, SUIT_OF
+from games.engine.reading import Reading, bomb_rung
+
+from .fastsim import SF, SHAPE_CODE, FastDeal, _window, lean_hand
+from .model import order_key
+from .view import Seen
+
+__all__ = ["Replay", "DealSampler", "BETA", "BURN", "THIN"]
+
+# A decision the policy would not have made makes a hand e^BETA times less likely.
+BETA = 5.0
+BURN = 200
+THIN = 5
+
+
+def lean_of_cards(cards: tuple[int, ...], reading: Reading, level: int) -> tuple:
+    """The lean play (``fastsim``) of physical cards played as ``reading``."""
+    take: dict[int, int] = {}
+    wilds = 0
+    for c in cards:
+        r = RANK_OF[c]
+        if r == level and SUIT_OF[c] == HEARTS:
+            wilds += 1
+        else:
+            take[r] = take.get(r, 0) + 1
+    return (SHAPE_CODE[reading.shape], order_key(reading, level), reading.size,
+            tuple(sorted(take.items())), wilds, bomb_rung(reading), False)
+
+
+def _lean_counts(cards: list[int], level: int) -> tuple[list[int], int]:
+    counts = [0] * 15
+    wilds = 0
+    for c in cards:
+        r = RANK_OF[c]
+        if r == level and SUIT_OF[c] == HEARTS:
+            wilds += 1
+        else:
+            counts[r] += 1
+    return counts, wilds
+
+
+class Replay:
+    """A deal's public history, prepared once per decision, to score candidate hands."""
+
+    def __init__(self, seen: Seen) -> None:
+        level = seen.level
+        self.level = level
+        self.entries = [(m.seat, m.cards, None if m.reading is None
+                         else lean_of_cards(m.cards, m.reading, level)) for m in seen.history]
+        self.played: list[list[int]] = [[] for _ in range(4)]
+        for m in seen.history:
+            self.played[m.seat].extend(m.cards)
+        self.start_sizes = [seen.counts[s] + len(self.played[s]) for s in range(4)]
+        # Every card is in some hand when play starts.
+        self.rem, self.remw = _lean_counts(list(range(NUM_CARDS)), level)
+        self.deciders = {m.seat for m in seen.history}
+
+    def mismatches(self, seat: int, hand: list[int], limit: float = 1 << 30) -> int:
+        """How many of ``seat``'s past decisions the policy would not have made holding
+        ``hand`` now (plus what it played since); counting stops once past ``limit``."""
+        if seat not in self.deciders:
+            return 0
+        level = self.level
+        held = list(hand) + self.played[seat]
+        empty: tuple[list[int], int, list[tuple]] = ([0] * 15, 0, [])
+        # Only ``seat``'s hand is real; the others' plays still come off what remains.
+        fd = FastDeal([lean_hand(held, level) if s == seat else empty for s in range(4)],
+                      level, self.entries[0][0], None, None, 0, [])
+        fd.sizes = list(self.start_sizes)
+        fd.rem = list(self.rem)
+        fd.remw = self.remw
+        for flush in fd.flushes[seat]:
+            # Cards kept aside are out of the counts, so out of what it cannot see.
+            for r in _window(flush[1], 5):
+                fd.rem[r] -= 1
+        bad = 0
+        for s, cards, actual in self.entries:
+            if s != seat:
+                fd.play(s, actual)
+                continue
+            predicted = fd.lead(s) if fd.top is None else fd.follow(s)
+            if actual is None:
+                if predicted is not None:
+                    bad += 1
+                    if bad > limit:
+                        return bad
+                fd.play(s, None)
+                continue
+            if predicted is None or predicted[0] != actual[0] or predicted[1] != actual[1] \
+                    or predicted[2] != actual[2]:
+                bad += 1
+                if bad > limit:
+                    return bad
+            move = actual
+            if actual[0] == SF:
+                for flush in fd.flushes[s]:
+                    if flush[1] == actual[1]:
+                        move = flush
+                        break
+            if move is actual:
+                if predicted is not None and not predicted[6] and predicted[3] == actual[3] \
+                        and predicted[4] == actual[4]:
+                    move = predicted  # the same cards: the seat keeps its plan
+                else:
+                    counts = fd.counts[s]
+                    if fd.wilds[s] < actual[4] or any(counts[r] < n for r, n in actual[3]):
+                        _unfold(fd, s, held, level)
+            for c in cards:
+                held.remove(c)
+            fd.play(s, move)
+        return bad
+
+
+def _unfold(fd: FastDeal, s: int, cards: list[int], level: int) -> None:
+    """Put seat ``s``'s kept-aside straight flushes back into its counts (it played
+    part of one as something else)."""
+    for flush in fd.flushes[s]:
+        for r in _window(flush[1], 5):
+            fd.rem[r] += 1
+    fd.counts[s], fd.wilds[s] = _lean_counts(cards, level)
+    fd.flushes[s] = []
+    fd.plans[s] = None
+
+
+class DealSampler:
+    """Deals of the unseen cards to the other seats, drawn from the chain of the module
+    doc. ``next_deal()`` returns ``{seat: cards}`` for the three other seats."""
+
+    def __init__(self, seen: Seen, rng: random.Random, *, beta: float = BETA,
+                 burn: int = BURN, thin: int = THIN) -> None:
+        self.rng = rng
+        self.beta = beta
+        self.thin = thin
+        others = [s for s in range(4) if s != seen.seat]
+        self.others = others
+        known: dict[int, list[int]] = {s: [] for s in others}
+        for card, holder in seen.known_held.items():
+            if holder in known:
+                known[holder].append(card)
+        self.known = known
+        pinned = set(seen.known_held)
+        pool = [c for c in seen.unseen_cards() if c not in pinned]
+        rng.shuffle(pool)
+        free: dict[int, list[int]] = {}
+        at = 0
+        for s in others:
+            n = max(0, seen.counts[s] - len(known[s]))
+            free[s] = pool[at:at + n]
+            at += n
+        self.free = free
+        self.movable = [s for s in others if free[s]]
+        replay = Replay(seen)
+        informative = any(s in replay.deciders for s in others) and len(self.movable) >= 2
+        self.replay = replay if informative else None
+        self.cache: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.score = {s: self._score(s) for s in others} if self.replay else {}
+        self.steps = 0
+        self.accepted = 0
+        if self.replay is not None:
+            for _ in range(burn):
+                self._step()
+
+    def _score(self, s: int, limit: float = 1 << 30) -> int:
+        """Seat ``s``'s mismatches, or some number above ``limit`` once past it."""
+        hand = self.known[s] + self.free[s]
+        key = (s, tuple(sorted(hand)))
+        value = self.cache.get(key)
+        if value is None:
+            assert self.replay is not None
+            value = self.replay.mismatches(s, hand, limit)
+            if value <= limit:
+                self.cache[key] = value
+        return value
+
+    def _step(self) -> None:
+        rng = self.rng
+        a, b = rng.sample(self.movable, 2)
+        fa, fb = self.free[a], self.free[b]
+        i, j = rng.randrange(len(fa)), rng.randrange(len(fb))
+        fa[i], fb[j] = fb[j], fa[i]
+        x, y = fa[i], fb[j]
+        if RANK_OF[x] == RANK_OF[y] and (SUIT_OF[x] == HEARTS) == (SUIT_OF[y] == HEARTS):
+            # Same rank and both wild or both not: the counts the policy sees are the
+            # same (but for a straight flush kept aside, rare enough to let pass).
+            return
+        self.steps += 1
+        # Metropolis: accept when the new total is at most the old plus -ln(u) / beta,
+        # so a replay can stop as soon as it is past that.
+        old = self.score[a] + self.score[b]
+        allowed = old + int(-math.log(1.0 - rng.random()) / self.beta)
+        sa = self._score(a, allowed)
+        if sa <= allowed:
+            sb = self._score(b, allowed - sa)
+            if sa + sb <= allowed:
+                self.score[a], self.score[b] = sa, sb
+                self.accepted += 1
+                return
+        fa[i], fb[j] = fb[j], fa[i]
+
+    def next_deal(self) -> dict[int, list[int]]:
+        if self.replay is None:
+            pool = [c for s in self.others for c in self.free[s]]
+            self.rng.shuffle(pool)
+            at = 0
+            for s in self.others:
+                n = len(self.free[s])
+                self.free[s] = pool[at:at + n]
+                at += n
+        else:
+            for _ in range(self.thin):
+                self._step()
+        return {s: self.known[s] + list(self.free[s]) for s in self.others}
