@@ -25,13 +25,12 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Iterable
 
 from games.engine.cards import HEARTS, NUM_CARDS, RANK_OF, SUIT_OF
 from games.engine.reading import Reading, bomb_rung
 
 from .fastsim import SF, SHAPE_CODE, FastDeal, _window, lean_hand
-from .model import order_key
+from .model import order_key, rank_counts
 from .view import Seen
 
 __all__ = ["Replay", "DealSampler", "BETA", "BURN", "THIN"]
@@ -42,22 +41,9 @@ BURN = 200
 THIN = 5
 
 
-def _lean_counts(cards: Iterable[int], level: int) -> tuple[list[int], int]:
-    """Natural cards per rank and wilds (R3.1), as ``model.Hand.from_cards`` counts them."""
-    counts = [0] * 15
-    wilds = 0
-    for c in cards:
-        r = RANK_OF[c]
-        if r == level and SUIT_OF[c] == HEARTS:
-            wilds += 1
-        else:
-            counts[r] += 1
-    return counts, wilds
-
-
 def lean_of_cards(cards: tuple[int, ...], reading: Reading, level: int) -> tuple:
     """The lean play (``fastsim``) of physical cards played as ``reading``."""
-    counts, wilds = _lean_counts(cards, level)
+    counts, wilds = rank_counts(cards, level)
     take = tuple((r, n) for r, n in enumerate(counts) if n)
     return (SHAPE_CODE[reading.shape], order_key(reading, level), reading.size, take, wilds,
             bomb_rung(reading), False)
@@ -76,7 +62,7 @@ class Replay:
             self.played[m.seat].extend(m.cards)
         self.start_sizes = [seen.counts[s] + len(self.played[s]) for s in range(4)]
         # Every card is in some hand when play starts.
-        self.rem, self.remw = _lean_counts(range(NUM_CARDS), level)
+        self.rem, self.remw = rank_counts(range(NUM_CARDS), level)
         self.deciders = {m.seat for m in seen.history}
 
     def mismatches(self, seat: int, hand: list[int], limit: float = 1 << 30) -> int:
@@ -141,7 +127,7 @@ def _unfold(fd: FastDeal, s: int, cards: list[int], level: int) -> None:
     for flush in fd.flushes[s]:
         for r in _window(flush[1], 5):
             fd.rem[r] += 1
-    fd.counts[s], fd.wilds[s] = _lean_counts(cards, level)
+    fd.counts[s], fd.wilds[s] = rank_counts(cards, level)
     fd.flushes[s] = []
     fd.plans[s] = None
 

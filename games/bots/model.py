@@ -58,6 +58,19 @@ def order_key(reading: Reading, level: int) -> int:
     return strength_of(reading.key, level)
 
 
+def rank_counts(card_ids: Iterable[int], level: int) -> tuple[list[int], int]:
+    """Natural cards per rank (15 ranks, jokers last) and wild cards (R3.1)."""
+    counts = [0] * 15
+    wilds = 0
+    for i in card_ids:
+        rank = RANK_OF[i]
+        if rank == level and SUIT_OF[i] == HEARTS:
+            wilds += 1
+        else:
+            counts[rank] += 1
+    return counts, wilds
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """An abstract play: a reading plus the natural ranks and wilds it takes.
@@ -100,14 +113,7 @@ class Hand:
     def from_cards(cls, card_ids: Iterable[int], level: int, *, find_flushes: bool = True,
                    quick: bool = False) -> "Hand":
         ids = list(card_ids)
-        counts = [0] * 15
-        wilds = 0
-        for i in ids:
-            rank = RANK_OF[i]
-            if rank == level and SUIT_OF[i] == HEARTS:
-                wilds += 1
-            else:
-                counts[rank] += 1
+        counts, wilds = rank_counts(ids, level)
         hand = cls(counts, wilds, level)
         if find_flushes:
             _keep_straight_flushes(hand, ids, quick)

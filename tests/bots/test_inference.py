@@ -65,20 +65,21 @@ def test_real_hands_explain_the_history_better_than_random_ones():
 
 
 def test_a_seat_without_decisions_scores_zero_and_the_limit_stops_counting():
+    # The first decision of the deal: only the leader has decided anything.
     state, seen = next(_positions(31, every=1))
     replay = Replay(seen)
-    silent = [s for s in range(4) if s not in replay.deciders]
+    silent = [s for s in range(4) if s not in replay.deciders and s != seen.seat]
+    assert silent
     for s in silent:
         assert replay.mismatches(s, list(state.hands[s])) == 0
-    # Late in a deal: a hand that explains little, counted up to a limit only.
-    for state, seen in _positions(31, every=1):
-        pass
+    # The last decision: a random hand leaves several decisions unexplained, and with a
+    # limit the count stops just past it.
+    *_, (state, seen) = _positions(31, every=1)
     replay = Replay(seen)
     other = (seen.seat + 1) % 4
     deal = _uniform(state, seen.seat, random.Random(1))
-    full = replay.mismatches(other, deal[other])
-    if full >= 2:
-        assert replay.mismatches(other, deal[other], limit=0) == 1
+    assert replay.mismatches(other, deal[other]) >= 2
+    assert replay.mismatches(other, deal[other], limit=0) == 1
 
 
 def _check_deal(seen: Seen, deal: dict[int, list[int]]) -> None:
