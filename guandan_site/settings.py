@@ -152,15 +152,16 @@ CELERY_VISIBILITY_TIMEOUT = 3600
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # Redis pub/sub: a table's change is one PUBLISH, pushed once to each server
+            # process with pages of that table open, which hands it to them in memory;
+            # the list-based layer cost a round trip per page (scripts/bench_live.md).
+            # Nothing waits in Redis for a page that is gone: a page that reconnects
+            # draws the table afresh anyway.
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                # redis-py 8 reads with a 5 s socket timeout by default, no longer than
-                # the layer's 5 s blocking pop, so idle consumers died with "Timeout
-                # reading from ...": read for longer than one blocking pop.
+                # redis-py 8 reads with a 5 s socket timeout by default; idle
+                # connections must outlive it rather than die with "Timeout reading".
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
-                # One inbound backlog per daphne process: the default of 100 drops
-                # fragments under load (docs/architecture.md).
-                "capacity": 1500,
             },
         }
     }

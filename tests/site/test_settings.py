@@ -71,12 +71,9 @@ def test_production_from_the_environment():
     )
     assert conf["engine"] == "django.db.backends.postgresql"
     assert conf["name"] == "guandan" and conf["conn_max_age"] == 0
-    assert conf["layer"] == "channels_redis.core.RedisChannelLayer"
-    # The socket timeout outlasts channels-redis's 5 s blocking pop (redis-py 8 defaults to 5 s).
-    assert conf["layer_config"] == {
-        "hosts": [{"address": "redis://cache.internal:6379/2", "socket_timeout": 15}],
-        "capacity": 1500,
-    }
+    assert conf["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    # Idle connections outlive redis-py 8's default 5 s socket timeout.
+    assert conf["layer_config"] == {"hosts": [{"address": "redis://cache.internal:6379/2", "socket_timeout": 15}]}
     assert conf["scheduler"] == "celery"
     assert conf["broker"] == "redis://cache.internal:6379/2"
     assert conf["visibility_timeout"] >= 3600
