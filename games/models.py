@@ -318,6 +318,12 @@ class Deal(models.Model):
     deadline = models.DateTimeField(
         _("think-time deadline"), null=True, blank=True, help_text=_("When the seats to act time out (R9.2).")
     )
+    clock_at = models.DateTimeField(
+        _("think-time timer"),
+        null=True,
+        blank=True,
+        help_text=_("When the deal's one pending think-time timer fires (empty: none pending)."),
+    )
     result = models.JSONField(_("result"), null=True, blank=True)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)

@@ -15,11 +15,12 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -110,7 +111,7 @@ def _create_deal(table: Table, match: Match, engine: engine_match.Match) -> Deal
     deal = deal_row(match, state, number=engine.deals_played + 1)
     seats = _seats(table)
     _arm(table, deal, state, previous=None, seats=seats)
-    deal.save(update_fields=["deadline"])
+    deal.save(update_fields=["deadline", "clock_at"])
     announce_table_changed(table.pk, scene_for(table, deal, seats.values(), state=state))
     return deal
 
@@ -221,7 +222,7 @@ def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, a
         )
         deal.state = state_to_json(new_state)
         deal.seq = new_state.step
-        fields = ["state", "seq", "deadline"]
+        fields = ["state", "seq", "deadline", "clock_at"]
         if new_state.is_over:
             _settle(table, deal, new_state, seats)
             fields += ["result", "finished_at"]
@@ -293,9 +294,55 @@ def _arm(table: Table, deal: Deal, state: DealState, *, previous: DealState | No
     kept = previous is not None and deal.deadline is not None and to_act <= set(previous.to_act)
     if not kept:
         deal.deadline = timezone.now() + timedelta(seconds=table.think_time)
+    _schedule_next(table, deal, state, seats)
+
+
+def _schedule_next(table: Table, deal: Deal, state: DealState, seats: dict[int, Seat]) -> None:
+    """On commit, start the timer of whoever acts next at ``state``: a bot turn (also the
+    autopilot and auto play) at its own pace, or, when only players who think for
+    themselves are to act, the deal's one think-time timer (``deal.clock_at``; the
+    caller saves the deal)."""
+    if _thinking_only(state, seats):
+        _arm_clock(table.pk, deal)
+        return
     table_id, deal_id, seq = table.pk, deal.pk, state.step
     delay = _next_delay(table, deal, state, seats)
     transaction.on_commit(lambda: schedule("table_turn", table_id, deal_id, seq, delay=delay))
+
+
+def _thinking(seat: Seat | None) -> bool:
+    """A player who acts for themself (no bot, autopilot or auto play): only their think
+    time (R9.2) can act for them."""
+    return seat is not None and not seat.is_bot and not seat.autopilot and seat.auto_play is None
+
+
+def _thinking_only(state: DealState, seats: dict[int, Seat]) -> bool:
+    return all(_thinking(seats.get(position)) for position in state.to_act)
+
+
+# A pending think-time timer whose time passed this long ago was lost (a crash): the next
+# step starts another (the sweep covers the time in between).
+CLOCK_LOST = timedelta(seconds=5)
+
+
+def _arm_clock(table_id: int, deal: Deal) -> None:
+    """One pending think-time timer per deal (R9.2), not one per step: players thinking
+    for themselves mostly act long before their time runs out, so a timer started for
+    every step would mostly wake to find the table moved on. A timer already pending
+    for no later than the new deadline is kept; when it fires it finds the clock
+    restarted and comes back at the new deadline (``run_table_clock``)."""
+    pending, deadline = deal.clock_at, deal.deadline
+    if pending is not None and pending <= deadline and pending > timezone.now() - CLOCK_LOST:
+        return
+    deal.clock_at = deadline
+    _start_clock(table_id, deal.pk, deadline)
+
+
+def _start_clock(table_id: int, deal_id: int, at) -> None:
+    due = at.isoformat()
+    transaction.on_commit(
+        lambda: schedule("table_clock", table_id, deal_id, due, delay=(at - timezone.now()).total_seconds())
+    )
 
 
 def _next_delay(table: Table, deal: Deal, state: DealState, seats: dict[int, Seat]) -> float:
@@ -323,10 +370,28 @@ def run_table_turn(*, table_id: int, deal_id: int, seq: int) -> bool:
     return _one_due_action(table_id, deal_id, seq) is not None
 
 
-def _one_due_action(table_id: int, deal_id: int, seq: int) -> int | None:
+def run_table_clock(*, table_id: int, deal_id: int, due: str) -> bool:
+    """The think-time timer body (task ``table_clock``): the deal's pending timer for
+    ``due`` fires. Does nothing when another timer replaced it or the deal is over
+    (idempotent); otherwise, at whatever step the deal has reached, a player whose time
+    ran out times out (R9.2), or the timer comes back at the current deadline. Bots,
+    the autopilot and auto play keep their own timers. Returns whether an action was
+    applied."""
+    try:
+        at = datetime.fromisoformat(due)
+    except (TypeError, ValueError):
+        return False
+    released = Deal.objects.filter(pk=deal_id, match__table_id=table_id, clock_at=at, finished_at__isnull=True)
+    if not released.update(clock_at=None):
+        return False
+    return _one_due_action(table_id, deal_id, None, thinking_only=True) is not None
+
+
+def _one_due_action(table_id: int, deal_id: int, seq: int | None, *, thinking_only: bool = False) -> int | None:
     deal = Deal.objects.filter(pk=deal_id, match__table_id=table_id).select_related("match__table").first()
-    if deal is None or deal.seq != seq or deal.finished_at is not None:
+    if deal is None or (seq is not None and deal.seq != seq) or deal.finished_at is not None:
         return None
+    seq = deal.seq
     table = deal.match.table
     if table.status != Table.Status.PLAYING:
         return None
@@ -335,6 +400,8 @@ def _one_due_action(table_id: int, deal_id: int, seq: int) -> int | None:
     now = timezone.now()
     for position in state.to_act:
         seat = seats.get(position)
+        if thinking_only and not _thinking(seat):
+            continue  # a bot's own timer moves it at the table's pace
         action = _due_action(table, deal, state, position, seat, now)
         if action is None:
             continue
@@ -349,9 +416,12 @@ def _one_due_action(table_id: int, deal_id: int, seq: int) -> int | None:
             log.info("timer action for table %s seat %s refused: %s", table_id, position, exc)
             return None
         return outcome.seq
-    # Nobody due yet (a human still thinking): come back at the deadline.
-    remaining = (deal.deadline - now).total_seconds() if deal.deadline else 1.0
-    transaction.on_commit(lambda: schedule("table_turn", table_id, deal_id, seq, delay=max(remaining, 0.05)))
+    # Nobody due yet (a player still thinking): come back at the deadline, unless a timer
+    # for no later than that is pending already.
+    if deal.deadline is not None and any(_thinking(seats.get(p)) for p in state.to_act):
+        pending = Q(clock_at__isnull=True) | Q(clock_at__gt=deal.deadline) | Q(clock_at__lt=now - CLOCK_LOST)
+        if Deal.objects.filter(pending, pk=deal_id, seq=seq).update(clock_at=deal.deadline):
+            _start_clock(table_id, deal_id, deal.deadline)
     return None
 
 
@@ -452,9 +522,8 @@ def _change_seat(table: Table, user, *, restart_clock: bool = False, **fields) -
 def _rearm(table: Table, deal: Deal) -> None:
     state = state_from_json(deal.state)
     seats = {s.position: s for s in table.seats.all()}
-    delay = _next_delay(table, deal, state, seats)
-    table_id, deal_id, seq = table.pk, deal.pk, deal.seq
-    transaction.on_commit(lambda: schedule("table_turn", table_id, deal_id, seq, delay=delay))
+    _schedule_next(table, deal, state, seats)
+    deal.save(update_fields=["clock_at"])
 
 
 def view_of(deal: Deal, seat: int | None) -> dict:

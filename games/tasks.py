@@ -1,7 +1,7 @@
 """Celery tasks of the live table: thin wrappers over ``games.play``.
 
-Each task is keyed by what it acts on (table, deal, sequence number) and does nothing when
-the table has moved on, so retries, duplicates and restarts are harmless. The embedded
+Each task is keyed by what it acts on (table, deal, sequence number, or the deal's pending
+think-time timer) and does nothing when the table has moved on, so retries, duplicates and restarts are harmless. The embedded
 default runs these same functions on the server's event loop (``games.scheduler``).
 """
 
@@ -14,6 +14,13 @@ from . import play
 def table_turn(table_id: int, deal_id: int, seq: int) -> bool:
     """Bots, the autopilot, auto play and think-time timeouts act for whoever is due."""
     return play.run_table_turn(table_id=table_id, deal_id=deal_id, seq=seq)
+
+
+@shared_task(name="games.table_clock", ignore_result=True, acks_late=True)
+def table_clock(table_id: int, deal_id: int, due: str) -> bool:
+    """The deal's one think-time timer: a player whose time ran out times out (R9.2);
+    otherwise it comes back at the current deadline."""
+    return play.run_table_clock(table_id=table_id, deal_id=deal_id, due=due)
 
 
 @shared_task(name="games.next_deal", ignore_result=True, acks_late=True)

@@ -38,7 +38,55 @@ def test_starting_a_match_deals_the_first_deal_and_arms_a_timer(playing_table, t
     assert deal.number == 1 and deal.seq == 0 and deal.finished_at is None
     assert state == new_deal(hands=deal.hands, level=0, team_levels=(0, 0), prev_places=None, seed=deal.seed)
     assert deal.deadline is not None  # R9.2: the think clock runs
-    assert "table_turn" in timers.names()
+    # Four players thinking for themselves: the deal's one think-time timer, due then.
+    assert timers.pending == [("table_clock", (table.pk, deal.pk, deal.deadline.isoformat()), pytest.approx(30, abs=1))]
+    assert deal.clock_at == deal.deadline
+
+
+def test_players_who_think_share_one_pending_timer(playing_table, timers):
+    """Steps between players restart the think time (R9.2) but start no timer of their
+    own: the pending one, when it fires early, comes back at the newest deadline."""
+    table, users = playing_table
+    first, _state = current(table)
+    for _ in range(6):
+        act(table, users)
+    deal, state = current(table)
+    assert deal.deadline > first.deadline and deal.clock_at == first.deadline
+    assert timers.names() == ["table_clock"]
+    seq = deal.seq
+    # It fires at its time (the players were quick): no action, back at the new deadline.
+    assert timers.run(rounds=1) == 1
+    deal.refresh_from_db()
+    assert deal.seq == seq and deal.clock_at == deal.deadline
+    assert timers.pending == [("table_clock", (table.pk, deal.pk, deal.deadline.isoformat()), pytest.approx(30, abs=1))]
+    # A timer that was replaced does nothing, and leaves the pending one alone.
+    assert play.run_table_clock(table_id=table.pk, deal_id=deal.pk, due=first.deadline.isoformat()) is False
+    assert play.run_table_clock(table_id=table.pk, deal_id=deal.pk, due="junk") is False
+    deal.refresh_from_db()
+    assert deal.clock_at == deal.deadline
+    # Once the time is out, the pending timer makes the seat to act time out.
+    past = timezone.now() - timedelta(seconds=1)
+    Deal.objects.filter(pk=deal.pk).update(deadline=past, clock_at=past)
+    assert play.run_table_clock(table_id=table.pk, deal_id=deal.pk, due=past.isoformat()) is True
+    deal.refresh_from_db()
+    assert deal.seq == seq + 1
+    assert Action.objects.get(deal=deal, seq=seq + 1).actor == "timeout"
+    # That step started the next timer (the previous one had fired).
+    assert deal.clock_at == deal.deadline and timers.pending[-1][0] == "table_clock"
+
+
+def test_a_lost_think_time_timer_is_started_again(playing_table, timers):
+    """A crash took the pending timer with it: its time is well past, so the next step
+    starts another rather than counting on it."""
+    table, users = playing_table
+    deal, _state = current(table)
+    lost = timezone.now() - timedelta(seconds=30)
+    Deal.objects.filter(pk=deal.pk).update(clock_at=lost)
+    timers.pending.clear()
+    act(table, users)
+    deal.refresh_from_db()
+    assert deal.clock_at == deal.deadline
+    assert timers.names() == ["table_clock"]
 
 
 def test_a_legal_action_is_logged_and_snapshotted(playing_table):
