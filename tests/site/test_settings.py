@@ -71,6 +71,8 @@ def test_production_from_the_environment():
     )
     assert conf["engine"] == "django.db.backends.postgresql"
     assert conf["name"] == "guandan" and conf["conn_max_age"] == 0
+    # Parameters bound by the server: psycopg then prepares the statements a connection repeats.
+    assert conf["options"]["server_side_binding"] is True and conf["options"]["pool"]["max_size"] == 10
     assert conf["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     # Idle connections outlive redis-py 8's default 5 s socket timeout.
     assert conf["layer_config"] == {"hosts": [{"address": "redis://cache.internal:6379/2", "socket_timeout": 15}]}
