@@ -68,6 +68,25 @@ def _in_thread(func):
     return database_sync_to_async(run, thread_sensitive=False, executor=DATABASE_THREADS)
 
 
+# The newest scene each table's event carried, parsed once per process: every page of the
+# table open in this process receives the same text, and they only read the scene.
+# (Used on the event loop only.)
+_PARSED: dict[int, tuple[str, Scene]] = {}
+PARSED_TABLES = 1000
+
+
+def _scene_of(table_id: int, text: str) -> Scene:
+    cached = _PARSED.get(table_id)
+    if cached is not None and cached[0] == text:
+        return cached[1]
+    scene = Scene.from_event(text)
+    _PARSED.pop(table_id, None)
+    _PARSED[table_id] = (text, scene)  # newest last: the oldest go first when full
+    while len(_PARSED) > PARSED_TABLES:
+        del _PARSED[next(iter(_PARSED))]
+    return scene
+
+
 class _Choose(Exception):
     """The selected cards read several ways: the player chooses first (R3.5)."""
 
@@ -135,7 +154,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         public = event.get("public") if event.get("language") == self.language else None
         try:
             # Drawn here, on the event loop: the scene holds all it needs, so no query runs.
-            html = self.draw(Scene.from_event(data), public, keep_hand=True)
+            html = self.draw(_scene_of(self.table_id, data), public, keep_hand=True)
         except Exception:  # a bad event must not cost the page its connection
             log.exception("table %s: drawing step %s failed; reading the table afresh", self.table_id, event.get("seq"))
             await self.send_render()

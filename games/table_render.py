@@ -143,6 +143,8 @@ class Scene:
     result: dict | None
     state: DealState
     seats: dict[int, SeatInfo]
+    # The state's JSON when the builder holds it already (the door just wrote it).
+    state_json: dict | None = field(default=None, compare=False, repr=False)
 
     @property
     def seq(self) -> int:
@@ -160,9 +162,10 @@ class Scene:
     def to_event(self) -> str:
         """The scene as one JSON string: the channel layer packs a string for each page
         it delivers to far faster than the nested state."""
-        data = {f: getattr(self, f) for f in self.__dataclass_fields__ if f not in ("state", "seats", "deadline")}
+        data = {f: getattr(self, f) for f in self.__dataclass_fields__
+                if f not in ("state", "seats", "deadline", "state_json")}
         data["deadline"] = self.deadline.isoformat() if self.deadline else None
-        data["state"] = state_to_json(self.state)
+        data["state"] = self.state_json if self.state_json is not None else state_to_json(self.state)
         data["seats"] = [asdict(info) for info in self.seats.values()]
         return json.dumps(data, separators=(",", ":"))
 
@@ -176,7 +179,7 @@ class Scene:
 
 
 def scene_for(table: Table, deal: Deal | None = None, seats: Iterable[Seat] | None = None, *,
-              state: DealState | None = None) -> Scene | None:
+              state: DealState | None = None, state_json: dict | None = None) -> Scene | None:
     """The scene of the table's current deal (None before the first deal). ``deal`` (with
     its match loaded), ``seats`` (with users and profiles) and the deal's ``state`` save
     their queries and parsing when the caller holds them already."""
@@ -196,6 +199,7 @@ def scene_for(table: Table, deal: Deal | None = None, seats: Iterable[Seat] | No
         deal_id=deal.pk, deal_number=deal.number, match_id=deal.match_id, match_status=match.status,
         match_winner=match.winner_team, deadline=deal.deadline, result=deal.result,
         state=state if state is not None else state_from_json(deal.state), seats=infos,
+        state_json=state_json if state is not None else deal.state,
     )
 
 

@@ -173,8 +173,14 @@ def _gift_from_json(data: dict[str, Any]) -> Gift:
                 _opt_int(data["card"]), _opt_int(data["returned"]))
 
 
-def state_to_json(state: DealState) -> dict[str, Any]:
-    """A deal state as plain JSON (lists, numbers, strings), lossless."""
+def state_to_json(state: DealState, *, since: tuple[DealState, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A deal state as plain JSON (lists, numbers, strings), lossless.
+
+    ``since`` is an earlier state of the same deal and its JSON: the moves both
+    histories share are taken from that JSON (the history is most of a late state's
+    JSON, and a step adds one move to it). The lists are shared, not copied: treat the
+    result as read-only, as it is everywhere it is stored or sent.
+    """
     return {
         "version": state.version,
         "seed": state.seed,
@@ -192,13 +198,23 @@ def state_to_json(state: DealState) -> dict[str, Any]:
         "passes": state.passes,
         "trick": [_move_to_json(m) for m in state.trick],
         "trick_no": state.trick_no,
-        "history": [_move_to_json(m) for m in state.history],
+        "history": _history_to_json(state.history, since),
         "finished": list(state.finished),
         "timeouts": list(state.timeouts),
         "autopilot": list(state.autopilot),
         "step": state.step,
         "result": _result_to_json(state.result),
     }
+
+
+def _history_to_json(history: tuple[Move, ...], since: tuple[DealState, dict[str, Any]] | None) -> list:
+    if since is not None:
+        before, before_json = since
+        shared = len(before.history)
+        # A later state's history extends the earlier one (apply appends the same moves).
+        if shared <= len(history) and all(a is b for a, b in zip(before.history, history)):
+            return before_json["history"] + [_move_to_json(m) for m in history[shared:]]
+    return [_move_to_json(m) for m in history]
 
 
 def state_from_json(data: dict[str, Any]) -> DealState:

@@ -159,3 +159,25 @@ async def test_a_broken_event_costs_the_page_nothing(playing_table):
     got = await drain(page, timeout=1)
     assert len(got) == 1 and f'data-seq="{deal.seq}" data-deal="{deal.pk}"' in got[0]
     await page.disconnect()
+
+
+def test_a_process_parses_each_scene_once_for_all_its_pages(playing_table):
+    """Every page of a table open in one server process receives the same event text:
+    the scene is parsed once and shared (pages only read it); a new step parses anew."""
+    import json
+
+    from games import table_consumer
+    from games.models import Table
+    from games.table_render import scene_for
+
+    from .helpers import act
+
+    table, users = playing_table
+    text = scene_for(table).to_event()
+    first = table_consumer._scene_of(table.pk, text)
+    again = json.dumps(json.loads(text), separators=(",", ":"))  # as another page receives it
+    assert again == text and again is not text
+    assert table_consumer._scene_of(table.pk, again) is first
+    act(table, users)
+    newer = table_consumer._scene_of(table.pk, scene_for(Table.objects.get(pk=table.pk)).to_event())
+    assert newer is not first and newer.seq == first.seq + 1
