@@ -7,3 +7,6 @@ class GamesConfig(AppConfig):
 
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self):
+        from . import signals  # noqa: F401  (connects the receivers)

@@ -12,8 +12,11 @@ record, the levels and the career points (R7, R10.6) are never half written.
 
 from __future__ import annotations
 
+import copy
 import logging
 import random
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -118,7 +121,50 @@ def _create_deal(table: Table, match: Match, engine: engine_match.Match) -> Deal
 
 def _seats(table: Table) -> dict[int, Seat]:
     """The table's seats by position, with what the pages show of their players."""
-    return {s.position: s for s in table.seats.select_related("user__profile")}
+    return {s.position: s for s in table.seats.select_related("user__profile", "away_user__profile")}
+
+
+class _SeatCache:
+    """The seats of the tables this process's door served last, by table, as of the
+    table's version (``Table.updated_at``, read with the table's lock).
+
+    Seats change far less often than deals move: every change to a seat or to who
+    plays in it bumps the table's version (``services``, the autopilot and auto play
+    below, a renamed player), so the door reads the seats again only then. Entries are
+    stored on commit only, and handed out as copies, so a rolled-back step or a copy
+    changed by the door never alters them.
+    """
+
+    SIZE = 2000
+
+    def __init__(self):
+        self._entries: OrderedDict[int, tuple] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, table: Table) -> dict[int, Seat]:
+        with self._lock:
+            entry = self._entries.get(table.pk)
+        if entry is not None and entry[0] == table.updated_at:
+            return {position: copy.copy(seat) for position, seat in entry[1].items()}
+        return _seats(table)
+
+    def keep_on_commit(self, table: Table, seats: dict[int, Seat]) -> None:
+        entry = (table.updated_at, {position: copy.copy(seat) for position, seat in seats.items()})
+        transaction.on_commit(lambda: self._put(table.pk, entry))
+
+    def _put(self, table_id: int, entry: tuple) -> None:
+        with self._lock:
+            self._entries[table_id] = entry
+            self._entries.move_to_end(table_id)
+            while len(self._entries) > self.SIZE:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+seat_cache = _SeatCache()
 
 
 def start_next_deal(*, table_id: int, deal_id: int) -> Deal | None:
@@ -190,7 +236,7 @@ def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, a
         deal = current_deal(table)
         if deal is None:
             raise PlayError("R10.5", _("no deal is in progress"))
-        seats = _seats(table)
+        seats = seat_cache.get(table)
         if actor == HUMAN:
             user_id = user.pk if user is not None and user.is_authenticated else None
             sitting = next((s for s in seats.values() if user_id is not None and s.user_id == user_id), None)
@@ -220,17 +266,20 @@ def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, a
             actor=actor,
             user=user if actor == HUMAN else None,
         )
-        deal.state = state_to_json(new_state)
+        deal.state = state_to_json(new_state, since=(state, deal.state))
         deal.seq = new_state.step
         fields = ["state", "seq", "deadline", "clock_at"]
         if new_state.is_over:
             _settle(table, deal, new_state, seats)
             fields += ["result", "finished_at"]
-        _sync_autopilot(seats, new_state)
+        if _sync_autopilot(seats, new_state):
+            table.save(update_fields=["updated_at"])  # the seats changed: a new version
+        seat_cache.keep_on_commit(table, seats)
         _arm(table, deal, new_state, previous=state, seats=seats)
         deal.save(update_fields=fields)
         # The pages draw this step from the scene the event carries: no page queries.
-        announce_table_changed(table.pk, scene_for(table, deal, seats.values(), state=new_state))
+        announce_table_changed(table.pk, scene_for(table, deal, seats.values(), state=new_state,
+                                                   state_json=deal.state))
         return Outcome(deal.pk, deal.seq, new_state)
 
 
@@ -270,8 +319,10 @@ def _settle(table: Table, deal: Deal, state: DealState, seats: dict[int, Seat]) 
         )
 
 
-def _sync_autopilot(seats: dict[int, Seat], state: DealState) -> None:
-    """Mirror the engine's autopilot flags (R9.2) onto the human seats."""
+def _sync_autopilot(seats: dict[int, Seat], state: DealState) -> bool:
+    """Mirror the engine's autopilot flags (R9.2) onto the human seats; returns whether
+    any changed."""
+    changed = False
     for seat in seats.values():
         if seat.user_id is None:
             continue
@@ -279,6 +330,8 @@ def _sync_autopilot(seats: dict[int, Seat], state: DealState) -> None:
         if seat.autopilot != flag:
             seat.autopilot = flag
             seat.save(update_fields=["autopilot"])
+            changed = True
+    return changed
 
 
 # ----------------------------------------------------------------------------------------
@@ -510,6 +563,7 @@ def _change_seat(table: Table, user, *, restart_clock: bool = False, **fields) -
         if seat is None:
             raise PlayError("R10.5", _("you are not seated at this table"))
         Seat.objects.filter(pk=seat.pk).update(**fields)
+        table.save(update_fields=["updated_at"])  # the seats changed: a new version
         deal = current_deal(table)
         if deal is not None and deal.finished_at is None:
             if restart_clock:

@@ -308,3 +308,37 @@ def test_the_tribute_is_told_until_the_first_play(playing_table, timers):
     act(table, users, rng)
     assert "Tribute this deal" not in render_public(scene_for(table))
     assert second.pk == current(table)[0].pk
+
+
+def _seat_reads(table, users):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        act(table, users)
+    return [q["sql"] for q in queries.captured_queries if 'FROM "games_seat"' in q["sql"]]
+
+
+def test_the_door_reads_the_seats_again_only_when_they_change(playing_table):
+    """The door keeps each table's seats for as long as the table's version holds; a
+    seat or a shown name that changes, even outside the door (the admin), gives the
+    table a new version and the pages the new facts."""
+    from accounts import services as account_services
+    from games.table_render import scene_for
+
+    table, users = playing_table
+    play.seat_cache.clear()
+    assert len(_seat_reads(table, users)) == 1
+    assert _seat_reads(table, users) == []  # the same version: no read
+    # A player renames: the next step reads the seats again and shows the new name.
+    deal, state = current(table)
+    seat = state.to_act[0]
+    account_services.rename(user=users[seat], display_name="Renamed Player")
+    assert len(_seat_reads(table, users)) == 1
+    assert scene_for(Table.objects.get(pk=table.pk)).seats[seat].name == "Renamed Player"
+    assert _seat_reads(table, users) == []
+    # A seat edited in the admin (a plain save) is a change too.
+    row = Seat.objects.get(table=table, position=(seat + 1) % 4)
+    row.auto_play = None
+    row.save()
+    assert len(_seat_reads(table, users)) == 1
