@@ -17,6 +17,7 @@ viewer may not see.
 from __future__ import annotations
 
 import json
+import threading
 
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -24,6 +25,7 @@ from typing import Any, Iterable, Sequence
 
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -328,17 +330,20 @@ def sorted_hand(hand: Sequence[int], level: int, mode: str) -> list[list[int]]:
     return [sorted(hand, key=lambda c: (card_strength(c, level), SUIT_OF[c], c))]
 
 
-def private_context(scene: Scene, seat: int | None, viewer: ViewerState) -> dict[str, Any]:
+def private_context(scene: Scene, seat: int | None, viewer: ViewerState, *, with_hand: bool = True) -> dict[str, Any]:
+    """What the viewer's own fragments are drawn from; without ``with_hand``, the hand's
+    cards are left out (only its key is computed)."""
     state, infos = scene.state, scene.seats
     view = view_for(state, seat)
     level = state.level
     to_act = seat is not None and seat in view["to_act"]
     hand_groups = []
-    if seat is not None:
-        hand_groups = [cards_context(group, level) for group in sorted_hand(view["hand"], level, viewer.sort)]
     partner = None
-    if view["partner_hand"]:
-        partner = cards_context(view["partner_hand"], level)
+    if with_hand:
+        if seat is not None:
+            hand_groups = [cards_context(group, level) for group in sorted_hand(view["hand"], level, viewer.sort)]
+        if view["partner_hand"]:
+            partner = cards_context(view["partner_hand"], level)
     choices = set(view["choices"] or ())
     if seat is None:
         levels = {"first": _("Team A %(level)s") % {"level": shown_rank_char(view["levels"]["A"])},
@@ -366,6 +371,7 @@ def private_context(scene: Scene, seat: int | None, viewer: ViewerState) -> dict
         "levels": levels,
         "level": shown_rank_char(view["level"]),
         "wilds": cards_context(state.wilds, level),
+        "wild_ids": tuple(state.wilds),
         "deal_number": scene.deal_number,
         "phase": state.phase,
         "phase_label": PHASE_LABELS[state.phase],
@@ -417,11 +423,59 @@ def render_private_parts(scene: Scene, seat: int | None, viewer: ViewerState, *,
     """The viewer's own fragments, from that seat's view only (a spectator's with
     ``seat=None``). With ``skip_hand`` equal to the new hand key, the hand is not drawn
     (``hand`` is "")."""
-    context = private_context(scene, seat, viewer)
+    context = private_context(scene, seat, viewer, with_hand=False)
     key = context["hand_key"]
-    hand = "" if skip_hand == key else render_to_string("games/table/_hand.html", context)
-    return PrivateParts(render_to_string("games/table/_status.html", context), hand,
-                        render_to_string("games/table/_controls.html", context), key)
+    hand = ""
+    if skip_hand != key:
+        context = private_context(scene, seat, viewer)
+        hand = render_to_string("games/table/_hand.html", context)
+    return PrivateParts(_shells.render("games/table/_status.html", context, STATUS_KEYS),
+                        hand, _shells.render("games/table/_controls.html", context, CONTROLS_KEYS), key)
+
+
+# What the status and controls fragments show, besides the step they belong to: equal
+# values draw equal fragments but for the step (see _Shells).
+STATUS_KEYS = ("levels", "level", "wild_ids", "deal_number", "phase_label", "turn_text", "to_act")
+CONTROLS_KEYS = ("seat", "over", "phase", "to_act", "leading", "autopilot", "auto_play")
+
+
+class _Shells:
+    """The status and controls fragments drawn once per process for each combination of
+    what they show, with the step (deal and sequence number) filled in per page.
+
+    Of a table's four pages, three only wait at each step, and the fragments they are
+    shown repeat: drawing them again from the templates was most of a page's work.
+    The viewer's own message, "play as" offers, coach's note and sort mode are part of
+    the key; so is the language.
+    """
+
+    SIZE = 4096
+    DEAL, SEQ = "\x00deal\x00", "\x00seq\x00"
+
+    def __init__(self):
+        self._drawn: dict[tuple, str] = {}
+        self._lock = threading.Lock()
+
+    def render(self, template: str, context: dict[str, Any], keys: tuple[str, ...]) -> str:
+        viewer = context["viewer"]
+        key = (template, get_language(), tuple(_frozen(context[k]) for k in keys), viewer.message, viewer.message_kind,
+               viewer.coach, viewer.sort, tuple(r["name"] for r in viewer.play_as))
+        with self._lock:
+            shell = self._drawn.get(key)
+        if shell is None:
+            shell = render_to_string(template, dict(context, deal_id=self.DEAL, seq=self.SEQ))
+            with self._lock:
+                if len(self._drawn) >= self.SIZE:
+                    self._drawn.clear()
+                self._drawn[key] = shell
+        return shell.replace(self.DEAL, str(context["deal_id"])).replace(self.SEQ, str(context["seq"]))
+
+
+def _frozen(value):
+    return tuple(sorted(value.items())) if isinstance(value, dict) else value
+
+
+_shells = _Shells()
 
 
 def render_private(scene: Scene, seat: int | None, viewer: ViewerState) -> str:

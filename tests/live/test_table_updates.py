@@ -181,3 +181,32 @@ def test_a_process_parses_each_scene_once_for_all_its_pages(playing_table):
     act(table, users)
     newer = table_consumer._scene_of(table.pk, scene_for(Table.objects.get(pk=table.pk)).to_event())
     assert newer is not first and newer.seq == first.seq + 1
+
+
+def test_status_and_controls_drawn_once_equal_the_templates(playing_table):
+    """The status and controls shells kept per process, with the step filled in, are
+    exactly what the templates draw, for every seat and a spectator, step after step,
+    whatever the viewer's message, offers, sort or language."""
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from games.models import Table
+    from games.table_render import private_context, render_private_parts
+
+    table, users = playing_table
+    viewers = [ViewerState(), ViewerState(message="R9.1: no", message_kind="error", sort="suit"),
+               ViewerState(play_as=[{"name": "a pair", "reading": {}}, {"name": "a bomb", "reading": {}}],
+                           message="R3.5: choose", message_kind="hint", coach="better")]
+    rng = random.Random(4)
+    for step in range(12):
+        scene = scene_for(Table.objects.get(pk=table.pk))
+        for language in ("en", "zh-hans"):
+            with translation.override(language):
+                for seat in (0, 1, 2, 3, None):
+                    for viewer in viewers:
+                        parts = render_private_parts(scene, seat, viewer)
+                        context = private_context(scene, seat, viewer)
+                        assert parts.status == render_to_string("games/table/_status.html", context)
+                        assert parts.controls == render_to_string("games/table/_controls.html", context)
+                        assert f'data-seq="{scene.seq}"' in parts.controls
+        act(table, users, rng)
