@@ -71,6 +71,23 @@ def current_deal(table: Table) -> Deal | None:
     return Deal.objects.filter(match__table=table).select_related("match").order_by("-match__number", "-number").first()
 
 
+_DEAL_IN_PLAY = (
+    f'SELECT d.*, m.status AS match_status, m.winner_team AS match_winner FROM "{Deal._meta.db_table}" d '
+    f'INNER JOIN "{Match._meta.db_table}" m ON m.id = d.match_id '
+    f"WHERE d.id = %s AND m.table_id = %s AND d.finished_at IS NULL"
+)
+
+
+def _deal_in_play(table_id: int, deal_id: int) -> Deal | None:
+    """The deal ``deal_id`` if it is the table's deal in progress (a deal in progress is
+    always its table's newest), else None; with what the pages show of its match
+    (``match_status``, ``match_winner``; the match itself loads when used). The door's
+    one read of the deal, run for every action: one plain statement, where the newest
+    deal by its match's and its own number cost the ORM a join, an ordering and their
+    compilation every time."""
+    return next(iter(Deal.objects.raw(_DEAL_IN_PLAY, [deal_id, table_id])), None)
+
+
 def deal_state(deal: Deal) -> DealState:
     return state_from_json(deal.state)
 
@@ -233,7 +250,7 @@ def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, a
         table = Table.objects.select_for_update().get(pk=table_id)
         if table.status != Table.Status.PLAYING:
             raise PlayError("R10.5", _("this table is not playing a match"))
-        deal = current_deal(table)
+        deal = (_deal_in_play(table_id, expected_deal) if expected_deal is not None else None) or current_deal(table)
         if deal is None:
             raise PlayError("R10.5", _("no deal is in progress"))
         seats = seat_cache.get(table)

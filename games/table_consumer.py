@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal, InvalidOperation
 
 from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import connections
 from django.utils import translation
@@ -121,6 +122,17 @@ def _card_list(value) -> list[int]:
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message):
+        """Channels' dispatch without its hop to the process's synchronous thread to close
+        stale database connections before every message: this consumer never uses the
+        database on that thread (its work runs on ``DATABASE_THREADS``, which hand their
+        connections back themselves). On a busy table, with every change reaching every
+        page, those hops were about a twelfth of the server's work."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.viewer = ViewerState()

@@ -195,11 +195,14 @@ def scene_for(table: Table, deal: Deal | None = None, seats: Iterable[Seat] | No
         infos = seat_infos(table)
     else:
         infos = {seat.position: seat_info(seat) for seat in seats}
-    match = deal.match
+    if Deal.match.is_cached(deal) or not hasattr(deal, "match_status"):
+        match_status, match_winner = deal.match.status, deal.match.winner_team
+    else:  # read with the deal, without loading the match (``play._deal_in_play``)
+        match_status, match_winner = deal.match_status, deal.match_winner
     return Scene(
         table_id=table.pk, kind=table.kind, think_time=table.think_time, awards_points=table.awards_points, tier=table.tier,
-        deal_id=deal.pk, deal_number=deal.number, match_id=deal.match_id, match_status=match.status,
-        match_winner=match.winner_team, deadline=deal.deadline, result=deal.result,
+        deal_id=deal.pk, deal_number=deal.number, match_id=deal.match_id, match_status=match_status,
+        match_winner=match_winner, deadline=deal.deadline, result=deal.result,
         state=state if state is not None else state_from_json(deal.state), seats=infos,
         state_json=state_json if state is not None else deal.state,
     )
