@@ -195,6 +195,10 @@ CELERY_BEAT_SCHEDULE = {"sweep-overdue-turns": {"task": "games.sweep", "schedule
 
 # --- Live table -----------------------------------------------------------------------
 
+# Threads per server process for the table pages' database work (the door, fresh
+# renders); keep DATABASE_POOL_MAX above it.
+GUANDAN_DATABASE_THREADS = env_int("GUANDAN_DATABASE_THREADS", 8)
+
 # Seconds the settlement of a deal stays on screen before the next deal is dealt.
 GUANDAN_NEXT_DEAL_DELAY = float(os.environ.get("GUANDAN_NEXT_DEAL_DELAY", "6"))
 
