@@ -13,7 +13,8 @@ A. One table, four seated players on four WebSockets: the latency from sending a
    over the acting player's socket to all four sockets of the table holding the
    fragments of the new step (p50/p95/p99).
 B. ``--tables`` tables at once for ``--seconds``: scripted players act ``--think``
-   seconds after their turn shows; ``--bots`` seats per table are bots, which act through
+   seconds after their turn shows, on average (each wait is drawn from +/- ``--jitter``,
+   so that tables started in the same instant do not stay in lockstep); ``--bots`` seats per table are bots, which act through
    the Celery worker at ``--bot-speed`` (a registered user watches in their place, so
    every table still has four sockets). Sustained actions per second and the same
    percentiles, for the players' actions (send to delivery) and the bots' (recorded to
@@ -43,6 +44,7 @@ import contextlib
 import json
 import math
 import os
+import random
 import re
 import shutil
 import signal
@@ -50,6 +52,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -73,6 +76,9 @@ def parse_args(argv=None):
     parser.add_argument("--warmup", type=float, default=5, help="seconds of part B not measured (default 5)")
     parser.add_argument("--tables", type=int, default=25, help="tables in part B (default 25)")
     parser.add_argument("--think", type=float, default=1.0, help="seconds a player waits before acting in part B")
+    parser.add_argument("--jitter", type=float, default=0.5,
+                        help="each wait is the think time times a uniform draw from 1 +/- this (default 0.5; "
+                             "0: every table in lockstep)")
     parser.add_argument("--bots", type=int, default=2, choices=(0, 1, 2), help="bot seats per table in part B")
     parser.add_argument("--bot-speed", default="0.3", choices=("0.3", "0.5", "1.0"), help="bot speed (seconds)")
     parser.add_argument("--one-table-seconds", type=float, default=20, help="length of part A (default 20)")
@@ -323,15 +329,30 @@ def close_tables(tables: list[BenchTable]) -> None:
             services.close_table(table=table, user=staff)
 
 
+_player_db = threading.local()
+
+
+def _deal_row(deal_id: int):
+    """(seq, state, finished_at) of a deal, read by the scripted players over their own
+    plain connection (one per thread, its statement prepared): they stand for browsers on
+    other machines, so what they cost this machine is kept small."""
+    conn = getattr(_player_db, "conn", None)
+    if conn is None:
+        import psycopg
+
+        conn = _player_db.conn = psycopg.connect(os.environ["DATABASE_URL"], autocommit=True)
+    return conn.execute("SELECT seq, state, finished_at FROM games_deal WHERE id = %s", (deal_id,),
+                        prepare=True).fetchone()
+
+
 def choose(deal_id: int, seq: int, seat: int):
     """The message(s) a player at ``seat`` sends at step ``seq``, or None when the
     database has moved on: the normal bot's choice, through the page's fields."""
     from games.bots_bridge import choose_for_seat
     from games.engine.replay import state_from_json
-    from games.models import Deal
     from games.table_render import play_as_options
 
-    row = Deal.objects.filter(pk=deal_id).values_list("seq", "state", "finished_at").first()
+    row = _deal_row(deal_id)
     if row is None or row[0] != seq or row[2] is not None:
         return None
     state = state_from_json(row[1])
@@ -379,6 +400,8 @@ class Harness:
         self.sends: list[tuple] = []  # (table id, deal, seq acted on, time sent)
         self.acting = False
         self.think = 0.0
+        self.jitter = 0.0
+        self.rng = random.Random(20261201)
         self.tasks: set[asyncio.Task] = set()
 
     async def connect(self, tables: list[BenchTable]) -> list[Socket]:
@@ -446,7 +469,7 @@ class Harness:
 
     async def _act(self, sock: Socket, deal: int, seq: int) -> None:
         if self.think:
-            await asyncio.sleep(self.think)
+            await asyncio.sleep(self.think * self.rng.uniform(1 - self.jitter, 1 + self.jitter))
         if not self.acting or sock.last_private != (deal, seq):
             return
         loop = asyncio.get_running_loop()
@@ -742,6 +765,7 @@ def _count_actions(table_ids, since: float, until: float) -> int:
 async def main_async(args, services: Services) -> list[dict]:
     loop = asyncio.get_running_loop()
     harness = Harness(services.ports)
+    harness.jitter = args.jitter
     quiet = args.next_deal_delay + 1.5
     results = []
     if not args.skip_one_table:
@@ -749,14 +773,15 @@ async def main_async(args, services: Services) -> list[dict]:
                                                                                label="one"))
         results.append(await run_part(harness, one, seconds=args.one_table_seconds, think=args.one_table_think,
                                       warmup=1.0, quiet=quiet, services=services,
-                                      title=f"A. One table, four players (think {args.one_table_think} s)"))
+                                      title=f"A. One table, four players (think {args.one_table_think} s"
+                                            f" +/- {args.jitter:.0%})"))
     many = await loop.run_in_executor(harness.executor, lambda: make_tables(args.tables, bots=args.bots,
                                                                             bot_speed=args.bot_speed, label="many"))
     results.append(await run_part(
         harness, many, seconds=args.seconds, think=args.think, warmup=args.warmup, quiet=quiet, services=services,
         profile_dir=args.profile,
         title=f"B. {args.tables} tables, {4 - args.bots} players + {args.bots} bots each "
-              f"(think {args.think} s, bot speed {args.bot_speed} s)"))
+              f"(think {args.think} s +/- {args.jitter:.0%}, bot speed {args.bot_speed} s)"))
     return results
 
 
