@@ -68,3 +68,26 @@ def move(m: dict):
     elif actor == "autopilot":
         body += f'<span class="badge badge-muted">{escape(_("autopilot"))}</span>'
     return mark_safe(body)  # noqa: S308 (every field is escaped above)
+
+
+@lru_cache(maxsize=8192)
+def _hand_card_markup(card_id: int, suit_class: str, wild: bool, rank: str, suit: str, name: str, checked: bool,
+                      disabled: bool) -> str:
+    state = (" checked" if checked else "") + (" disabled" if disabled else "")
+    mark = '<span class="card-wild-mark">&#9733;</span>' if wild else ""
+    return (f'<input type="checkbox" class="hand-check" id="hc-{card_id}" name="card" value="{card_id}" '
+            f'form="play-form" aria-label="{escape(name)}"{state}>'
+            f'<label for="hc-{card_id}" class="card card-{suit_class}{" card-wild" if wild else ""}" '
+            f'data-card="{card_id}" aria-hidden="true"><span class="card-rank">{escape(rank)}</span>'
+            f'<span class="card-suit">{escape(suit)}</span>{mark}</label>')
+
+
+@register.simple_tag
+def hand_group(group: list, selected, choices):
+    """One group of the viewer's own hand: a checkbox per card (its accessible name says
+    the card, "10 of hearts, wild") and the card drawn as its label; cards that cannot be
+    chosen now (R8.3, R8.4) are disabled."""
+    return mark_safe("".join(  # noqa: S308 (every field is escaped above)
+        _hand_card_markup(int(c["id"]), str(c["suit_class"]), bool(c["wild"]), str(c["rank"]), str(c["suit"]),
+                          str(c["name"]), c["id"] in selected, bool(choices) and c["id"] not in choices)
+        for c in group))
