@@ -1,7 +1,7 @@
 """Admin for tables, seats, matches, deals and the action log.
 
 The action log is append-only: it is shown read-only, in order, and never edited here.
-Closing a table goes through ``games.services.close_table`` like everywhere else.
+Closing a table goes through ``games.tables.services.close_table`` like everywhere else.
 """
 
 from django.contrib import admin, messages
@@ -10,8 +10,8 @@ from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from . import services
-from .models import Action, Deal, Match, Participant, Seat, Table
+from games.models import Action, Deal, Match, Participant, Seat, Table
+from games.tables import services
 
 
 class SeatInline(admin.TabularInline):

@@ -9,4 +9,5 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self):
-        from . import signals  # noqa: F401  (connects the receivers)
+        from games import signals  # noqa: F401  (connects the receivers)
+        from games.live import tasks  # noqa: F401  (registers the timers' task functions)

@@ -1,7 +1,7 @@
 """Tables, seats, matches, deals and the action log.
 
 Models hold fields, constraints and small properties; every change goes through
-``games.services``. Constraints make illegal rows impossible rather than merely unlikely:
+``games.tables.services``. Constraints make illegal rows impossible rather than merely unlikely:
 one player per seat, one seat per player at a table, a seat is a human or a bot (never
 both), one match in progress per table, and an action log that is strictly ordered per deal.
 

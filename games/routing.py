@@ -2,9 +2,10 @@
 
 from django.urls import path
 
-from . import consumers, table_consumer
+from games.live import consumer
+from games.tables import consumers
 
 websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi(), name="ws_lobby"),
-    path("ws/tables/<int:table_id>/", table_consumer.TableConsumer.as_asgi(), name="ws_table"),
+    path("ws/tables/<int:table_id>/", consumer.TableConsumer.as_asgi(), name="ws_table"),
 ]

@@ -2,7 +2,7 @@
 shown in them change outside the door and the seating services, such as in the admin.
 
 The door reads a table's seats from a per-process cache valid for one version of the
-table (``games.play.seat_cache``): whatever changes a seat, or the name of a player in
+table (``games.live.door.seat_cache``): whatever changes a seat, or the name of a player in
 one, must give the table a new version.
 """
 
@@ -12,8 +12,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from accounts.models import Profile
-
-from .models import Seat, Table
+from games.models import Seat, Table
 
 
 @receiver(post_save, sender=Seat)

@@ -18,8 +18,8 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.live.scheduler import SchedulerLoopMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
-from games.scheduler import SchedulerLoopMiddleware  # noqa: E402
 
 # SchedulerLoopMiddleware hands the server's event loop to the embedded scheduler, so
 # bot turns and timeouts run where the in-memory channel layer lives.

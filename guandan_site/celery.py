@@ -18,8 +18,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "guandan_site.settings")
 
 app = Celery("guandan_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-# Finds ``tasks.py`` in every installed app, the live table's games/tasks.py included.
-app.autodiscover_tasks()
+# The live table's tasks (games/live/tasks.py); GamesConfig.ready imports them too.
+app.autodiscover_tasks(["games.live"])
 
 
 # Celery closes a prefork worker's database connections after every task, and with them
@@ -47,11 +47,11 @@ def _set_up_worker_process(**_kwargs) -> None:
     connections inherited through a fork, wrong for pooled ones, which would be handed out
     again with a dead or reused descriptor). Then announcements are sent from one
     long-lived event loop, reusing the channel-layer connections
-    (``games.broadcast.use_sender_loop``).
+    (``games.live.broadcast.use_sender_loop``).
     """
     from django.db import connections
 
-    from games.broadcast import use_sender_loop
+    from games.live.broadcast import use_sender_loop
 
     connections.close_all()
     use_sender_loop()

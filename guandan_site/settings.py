@@ -95,7 +95,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.context_processors.current_table",
+                "games.tables.context_processors.current_table",
             ],
         },
     },
@@ -189,8 +189,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Timers must fire at their time: never run tasks eagerly (it ignores countdown).
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TIMEZONE = "UTC"
-# Celery beat re-arms overdue turns after any crash (games.tasks.sweep); the embedded
-# default runs the same sweep on the server's event loop (games.scheduler).
+# Celery beat re-arms overdue turns after any crash (games.live.tasks.sweep); the embedded
+# default runs the same sweep on the server's event loop (games.live.scheduler).
 CELERY_BEAT_SCHEDULE = {"sweep-overdue-turns": {"task": "games.sweep", "schedule": 10.0}}
 
 # --- Live table -----------------------------------------------------------------------

@@ -13,7 +13,7 @@ urlpatterns = [
     path("players/<str:username>/", account_views.player_profile, name="player_profile"),
     path("leaderboard/", account_views.leaderboard, name="leaderboard"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("practice/", include("games.practice_urls")),
-    path("", include("games.replay_urls")),
-    path("", include("games.urls")),
+    path("practice/", include("games.practice.urls")),
+    path("", include("games.replays.urls")),
+    path("", include("games.tables.urls")),
 ]

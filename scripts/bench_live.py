@@ -23,7 +23,7 @@ B. ``--tables`` tables at once for ``--seconds``: scripted players act ``--think
 Every table's sockets alternate between the two daphne processes, so the channel layer
 carries every change across processes. A scripted player reads the step it is shown from
 its fragments (``data-seq``/``data-deal``), reads the deal from the database to choose a
-legal action (the ``normal`` bot's choice, ``games.bots_bridge``), and sends it over its
+legal action (the ``normal`` bot's choice, ``games.live.bot_moves``), and sends it over its
 socket exactly as the page's form does: ``{"action", "card", "deal", "seq"}`` (and, when
 the cards read several ways, R3.5, the ``play-as-N`` choice that follows).
 
@@ -270,9 +270,9 @@ def make_tables(count: int, *, bots: int, bot_speed: str, label: str) -> list[Be
     from django.contrib.sessions.backends.db import SessionStore
 
     from accounts import services as account_services
-    from games import services
     from games.models import Table
-    from games.views import INVITATIONS_SESSION_KEY
+    from games.tables import services
+    from games.tables.selectors import INVITATIONS_SESSION_KEY
 
     def session_for(user, table) -> str:
         store = SessionStore()
@@ -302,8 +302,8 @@ def make_tables(count: int, *, bots: int, bot_speed: str, label: str) -> list[Be
 def start_matches(tables: list[BenchTable]) -> None:
     from django.contrib.auth import get_user_model
 
-    from games import services
     from games.models import Table
+    from games.tables import services
 
     User = get_user_model()
     for bench in tables:
@@ -314,8 +314,8 @@ def close_tables(tables: list[BenchTable]) -> None:
     """Close the tables (as staff), so no timer acts on them any more."""
     from django.contrib.auth import get_user_model
 
-    from games import services
     from games.models import Table
+    from games.tables import services
 
     staff = get_user_model().objects.filter(is_staff=True).first()
     if staff is None:
@@ -349,9 +349,9 @@ def _deal_row(deal_id: int):
 def choose(deal_id: int, seq: int, seat: int):
     """The message(s) a player at ``seat`` sends at step ``seq``, or None when the
     database has moved on: the normal bot's choice, through the page's fields."""
-    from games.bots_bridge import choose_for_seat
     from games.engine.replay import state_from_json
-    from games.table_render import play_as_options
+    from games.live.bot_moves import choose_for_seat
+    from games.live.render import play_as_options
 
     row = _deal_row(deal_id)
     if row is None or row[0] != seq or row[2] is not None:
@@ -555,7 +555,8 @@ def check_delivery_and_log(sockets: list[Socket], shown: dict[int, int]) -> dict
     """Every step of every deal up to ``shown`` (the steps reached while the sockets were
     open) reached every socket exactly once; each deal's seq equals its log, and its
     snapshot equals the fold of that log."""
-    from games.engine.deal import Action as EngineAction, new_deal
+    from games.engine.deal import Action as EngineAction
+    from games.engine.deal import new_deal
     from games.engine.reading import Reading
     from games.engine.replay import fold, state_from_json
     from games.models import Deal

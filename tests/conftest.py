@@ -78,7 +78,7 @@ def make_guest(db):
 def make_table(db):
     """``make_table(host, kind="match", tier="junior", **settings)``: a table created by
     ``host`` (seated in seat 1) through the service."""
-    from games import services
+    from games.tables import services
 
     def make(host, kind="match", tier=None, **options):
         if tier is None:
@@ -92,7 +92,7 @@ def make_table(db):
 def full_table(make_user, make_table):
     """A waiting Junior match table with four registered humans seated; returns
     ``(table, [users by seat])``, the host in seat 1."""
-    from games import services
+    from games.tables import services
 
     users = [make_user() for _ in range(4)]
     table = make_table(users[0])
@@ -114,7 +114,7 @@ class Timers:
 
     def run(self, *, rounds=1000):
         """Run pending timers (and those they schedule) until none is left."""
-        from games import tasks
+        from games.live import tasks
 
         ran = 0
         while self.pending and ran < rounds:
@@ -129,10 +129,10 @@ def timers(monkeypatch):
     """Timers (bot turns, timeouts, the next deal) are recorded, not run, so nothing
     moves a table behind a test's back; ``timers.run()`` runs them when a test wants.
     Browser tests' servers run their own real timers in their own process."""
-    from games import play, scheduler
+    from games.live import door, scheduler
 
     recorder = Timers()
-    monkeypatch.setattr(play, "schedule", recorder)
+    monkeypatch.setattr(door, "schedule", recorder)
     monkeypatch.setattr(scheduler, "bind_loop", lambda loop: None)
     return recorder
 
@@ -150,7 +150,7 @@ def pytest_runtest_call(item):
             and not item.get_closest_marker("browser"):
         from games.engine.deal import RULESET_VERSION
         from games.models import Deal
-        from games.replay_log import check_deal
+        from games.replays.log import check_deal
 
         problems = [
             f"deal {deal.pk}: {problem}"

@@ -89,7 +89,7 @@ def broadcast_outside_the_browser_loop(monkeypatch):
     thread: Playwright's loop runs in the test's own thread, where ``async_to_sync`` may
     not. (With the in-memory layer the event stays in this process; with Redis it reaches
     the server.)"""
-    from games import broadcast
+    from games.live import broadcast
 
     send = broadcast.send_table_changed
 

@@ -4,8 +4,8 @@ and find a known play from the stored log at its step (issue 6, R11.1)."""
 import pytest
 from django.db import transaction
 
-from games import services
-from games.replay_log import replay_states
+from games.replays.log import replay_states
+from games.tables import services
 from tests.replays import factories
 
 

@@ -27,7 +27,8 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from games.engine.cards import card_name
-from games.engine.deal import Action as EngineAction, legal_actions, new_deal, partner_of
+from games.engine.deal import Action as EngineAction
+from games.engine.deal import legal_actions, new_deal, partner_of
 from games.engine.reading import Reading
 from games.engine.replay import states as replay_states
 from games.models import Deal, Table
@@ -297,9 +298,9 @@ def hidden_from(state, seat: int) -> set[int]:
 
 
 def test_four_players_play_a_deal_and_see_only_their_own_cards(new_context, site_url, make_user):
-    from games import services
-    from games.bots_bridge import choose_for_seat
     from games.engine.replay import state_from_json
+    from games.live.bot_moves import choose_for_seat
+    from games.tables import services
 
     users = [make_user(display_name=name) for name in ("Ana Li", "Bo Chen", "Cai Wu", "Dan Xu")]
     table = services.create_table(host=users[0], kind=Table.Kind.FRIEND, think_time=120)

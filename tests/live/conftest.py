@@ -10,7 +10,7 @@ from django.utils import timezone
 @pytest.fixture
 def practice_table(make_user, make_table):
     """A practice table in play: one human (seat 1) and three bots."""
-    from games import services
+    from games.tables import services
 
     def make(**options):
         user = make_user()
@@ -25,7 +25,7 @@ def practice_table(make_user, make_table):
 @pytest.fixture
 def playing_table(full_table):
     """A Junior match table in play with four registered humans; ``(table, users)``."""
-    from games import services
+    from games.tables import services
 
     table, users = full_table
     services.start_match(table=table, user=users[0])

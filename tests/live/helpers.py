@@ -2,13 +2,14 @@
 
 import random
 
-from games import play
 from games.engine.deal import PASS, PLAY, legal_actions
+from games.live import door
+from games.live import selectors as live_selectors
 
 
 def current(table):
-    deal = play.current_deal(table)
-    return deal, play.deal_state(deal)
+    deal = live_selectors.current_deal(table)
+    return deal, live_selectors.deal_state(deal)
 
 
 def choose(state, seat, rng):
@@ -26,7 +27,7 @@ def act(table, users, rng=None, seat=None):
     deal, state = current(table)
     seat = state.to_act[0] if seat is None else seat
     action = choose(state, seat, rng)
-    return play.submit_action(
+    return door.submit_action(
         table_id=table.pk, seat=seat, kind=action.kind, cards=action.cards, reading=action.reading,
         expected_deal=deal.pk, expected_seq=deal.seq, user=users[seat],
     )

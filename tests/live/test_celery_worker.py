@@ -6,7 +6,7 @@ import time
 import pytest
 from django.test import override_settings
 
-from games import play
+from games.live import door
 from games.models import Action
 from guandan_site.celery import app
 
@@ -26,15 +26,15 @@ def celery_worker_parameters():
 @pytest.fixture
 def timers(monkeypatch):
     """Here the timers are real: they go to the broker."""
-    from games import scheduler
+    from games.live import scheduler
 
-    monkeypatch.setattr(play, "schedule", scheduler.schedule)
+    monkeypatch.setattr(door, "schedule", scheduler.schedule)
     return None
 
 
 @override_settings(GUANDAN_SCHEDULER="celery")
 def test_the_worker_plays_bots_and_times_out_the_human(celery_worker, make_user, make_table):
-    from games import services
+    from games.tables import services
 
     user = make_user()
     table = make_table(user, kind="practice", bot_speed="0.3", think_time=5)

@@ -6,9 +6,9 @@ import threading
 import pytest
 from django.db import close_old_connections
 
-from games import play
 from games.engine.deal import legal_actions
 from games.engine.errors import RuleError
+from games.live import door
 from games.models import Action
 
 from .helpers import current
@@ -26,10 +26,10 @@ def _race(table, users, attempts):
     def submit(action):
         try:
             barrier.wait()
-            play.submit_action(table_id=table.pk, seat=seat, kind="play", cards=action.cards, reading=action.reading,
+            door.submit_action(table_id=table.pk, seat=seat, kind="play", cards=action.cards, reading=action.reading,
                                expected_deal=deal.pk, expected_seq=deal.seq, user=users[seat])
             results.append("applied")
-        except (play.PlayError, RuleError) as exc:
+        except (door.PlayError, RuleError) as exc:
             results.append(str(exc))
         finally:
             close_old_connections()

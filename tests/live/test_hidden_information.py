@@ -8,11 +8,11 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 
-from games import play
 from games.engine.views import cards_in_view, view_for
+from games.live import door
+from games.live.render import play_as_options
 from games.models import Deal
-from games.replay_log import replay_states
-from games.table_render import play_as_options
+from games.replays.log import replay_states
 
 from .helpers import choose, current
 from .test_table_consumer import connect
@@ -78,7 +78,7 @@ async def test_no_message_carries_a_card_its_viewer_may_not_see(playing_table):
             deals_played += 1
             if deals_played == 2:
                 break
-            nxt = await database_sync_to_async(play.start_next_deal)(table_id=table.pk, deal_id=deal.pk)
+            nxt = await database_sync_to_async(door.start_next_deal)(table_id=table.pk, deal_id=deal.pk)
             marker = f'data-seq="0" data-deal="{nxt.pk}"'
         else:
             seat = state.to_act[0]

@@ -1,4 +1,4 @@
-"""The one door (games.play): every action applies once or changes nothing, with the rule
+"""The one door (games.live.door): every action applies once or changes nothing, with the rule
 named; timers make bots, timeouts and the autopilot act; deals settle and follow on."""
 
 import random
@@ -8,12 +8,14 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import PointsEntry
-from games import play
-from games.engine.deal import Action as EngineAction, apply, legal_actions, new_deal, timeout_action
+from games.engine.deal import Action as EngineAction
+from games.engine.deal import apply, legal_actions, new_deal, timeout_action
 from games.engine.errors import RuleError
 from games.engine.replay import fold, state_from_json
+from games.live import door
+from games.live import selectors as live_selectors
 from games.models import Action, Deal, Match, Seat, Table
-from games.replay_log import engine_actions, initial_state
+from games.replays.log import engine_actions, initial_state
 
 from .conftest import expire
 from .helpers import act, current, play_out
@@ -23,7 +25,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def snapshot(table):
     """Everything an action could change."""
-    deal = play.current_deal(table)
+    deal = live_selectors.current_deal(table)
     return (
         deal.pk, deal.seq, deal.state, deal.result, deal.finished_at,
         list(Action.objects.filter(deal=deal).values_list("seq", "kind", "cards")),
@@ -60,14 +62,14 @@ def test_players_who_think_share_one_pending_timer(playing_table, timers):
     assert deal.seq == seq and deal.clock_at == deal.deadline
     assert timers.pending == [("table_clock", (table.pk, deal.pk, deal.deadline.isoformat()), pytest.approx(30, abs=1))]
     # A timer that was replaced does nothing, and leaves the pending one alone.
-    assert play.run_table_clock(table_id=table.pk, deal_id=deal.pk, due=first.deadline.isoformat()) is False
-    assert play.run_table_clock(table_id=table.pk, deal_id=deal.pk, due="junk") is False
+    assert door.run_table_clock(table_id=table.pk, deal_id=deal.pk, due=first.deadline.isoformat()) is False
+    assert door.run_table_clock(table_id=table.pk, deal_id=deal.pk, due="junk") is False
     deal.refresh_from_db()
     assert deal.clock_at == deal.deadline
     # Once the time is out, the pending timer makes the seat to act time out.
     past = timezone.now() - timedelta(seconds=1)
     Deal.objects.filter(pk=deal.pk).update(deadline=past, clock_at=past)
-    assert play.run_table_clock(table_id=table.pk, deal_id=deal.pk, due=past.isoformat()) is True
+    assert door.run_table_clock(table_id=table.pk, deal_id=deal.pk, due=past.isoformat()) is True
     deal.refresh_from_db()
     assert deal.seq == seq + 1
     assert Action.objects.get(deal=deal, seq=seq + 1).actor == "timeout"
@@ -103,8 +105,8 @@ def test_a_legal_action_is_logged_and_snapshotted(playing_table):
 
 def _refused(table, rule, **kwargs):
     before = snapshot(table)
-    with pytest.raises((play.PlayError, RuleError)) as info:
-        play.submit_action(table_id=table.pk, **kwargs)
+    with pytest.raises((door.PlayError, RuleError)) as info:
+        door.submit_action(table_id=table.pk, **kwargs)
     assert str(info.value).startswith(rule), str(info.value)
     assert snapshot(table) == before, "a refused action changed something (R9.1)"
     return str(info.value)
@@ -152,7 +154,7 @@ def test_a_double_click_applies_once(playing_table):
     deal, state, seat, first = _lead(table)
     kwargs = dict(table_id=table.pk, seat=seat, kind="play", cards=first.cards, reading=first.reading,
                   expected_deal=deal.pk, expected_seq=deal.seq, user=users[seat])
-    play.submit_action(**kwargs)
+    door.submit_action(**kwargs)
     message = _refused(table, "R9.1", **{k: v for k, v in kwargs.items() if k != "table_id"})
     assert "moved on" in message
     assert Action.objects.filter(deal=deal).count() == 1
@@ -168,7 +170,7 @@ def test_bots_act_when_their_timer_runs_and_stale_timers_do_nothing(practice_tab
     assert 0 in state.to_act or state.is_over
     assert set(Action.objects.filter(deal=deal).values_list("actor", flat=True)) <= {"bot"}
     seq = deal.seq
-    assert play.run_table_turn(table_id=table.pk, deal_id=deal.pk, seq=seq - 1 if seq else 99) is False
+    assert door.run_table_turn(table_id=table.pk, deal_id=deal.pk, seq=seq - 1 if seq else 99) is False
     deal.refresh_from_db()
     assert deal.seq == seq
 
@@ -186,7 +188,7 @@ def test_timeouts_then_autopilot_then_taking_back_control(practice_table, timers
         if 0 not in state.to_act:
             continue
         expire(deal)
-        assert play.run_table_turn(table_id=table.pk, deal_id=deal.pk, seq=deal.seq)
+        assert door.run_table_turn(table_id=table.pk, deal_id=deal.pk, seq=deal.seq)
         timeouts += 1
         if timeouts == 2:
             break
@@ -201,19 +203,19 @@ def test_timeouts_then_autopilot_then_taking_back_control(practice_table, timers
         if Action.objects.filter(deal__match__table=table, seat=0, actor="autopilot").exists():
             break
     assert Action.objects.filter(deal__match__table=table, seat=0, actor="autopilot").exists()
-    play.take_back_control(table=table, user=user)
+    door.take_back_control(table=table, user=user)
     assert not Seat.objects.get(table=table, position=0).autopilot
 
 
 def test_auto_play_acts_for_the_player_until_switched_off(practice_table, timers):
     table, user = practice_table(bot_speed="0.3")
-    with pytest.raises(play.PlayError, match="R9.2"):
-        play.set_auto_play(table=table, user=user, interval="7")
-    play.set_auto_play(table=table, user=user, interval="0.5")
+    with pytest.raises(door.PlayError, match="R9.2"):
+        door.set_auto_play(table=table, user=user, interval="7")
+    door.set_auto_play(table=table, user=user, interval="0.5")
     assert Seat.objects.get(table=table, position=0).auto_play is not None
     timers.run(rounds=300)
     assert Action.objects.filter(deal__match__table=table, seat=0, actor="bot").exists()
-    play.set_auto_play(table=table, user=user, interval=None)
+    door.set_auto_play(table=table, user=user, interval=None)
     assert Seat.objects.get(table=table, position=0).auto_play is None
 
 
@@ -234,14 +236,14 @@ def test_a_whole_deal_settles_and_the_next_deal_carries_the_tribute(playing_tabl
     # R9.6 and R10.6 on the table: the promotion in words and the points earned.
     from django.utils.html import escape
 
-    from games.table_render import render_public, scene_for
+    from games.live.render import render_public, scene_for
 
     panel = render_public(scene_for(table))
     assert escape(deal.result["explanation"]) in panel
     assert f"earns {deal.result['advance']} career point" in panel
     # The next deal: dealt once, at the winners' level, with tribute from these places (R8).
-    second = play.start_next_deal(table_id=table.pk, deal_id=deal.pk)
-    assert play.start_next_deal(table_id=table.pk, deal_id=deal.pk) is None
+    second = door.start_next_deal(table_id=table.pk, deal_id=deal.pk)
+    assert door.start_next_deal(table_id=table.pk, deal_id=deal.pk) is None
     state = state_from_json(second.state)
     assert second.number == 2 and list(state.prev_places) == places
     assert state.level == deal.result["levels"][deal.result["winner_team"]]
@@ -264,9 +266,9 @@ def test_the_sweep_rearms_an_overdue_turn(practice_table, timers):
     before = deal.seq
     if 0 not in state.to_act:
         # Not yet overdue: the sweep leaves a bot its bot speed (and a grace period).
-        assert play.sweep() == 0
+        assert door.sweep() == 0
         Deal.objects.filter(pk=deal.pk).update(started_at=timezone.now() - timedelta(seconds=10))
-    assert play.sweep() >= 1
+    assert door.sweep() >= 1
     deal.refresh_from_db()
     assert deal.seq > before
 
@@ -285,11 +287,11 @@ def test_timeout_action_is_the_automatic_choice_only(playing_table):
 def test_the_tribute_is_told_until_the_first_play(playing_table, timers):
     """R8 on the table: once tribute and return are done (chosen or automatic), the
     table says who gave whom what until the first lead is played."""
-    from games.table_render import render_public, scene_for
+    from games.live.render import render_public, scene_for
 
     table, users = playing_table
     deal = play_out(table, users, timers, rng=random.Random(11))
-    second = play.start_next_deal(table_id=table.pk, deal_id=deal.pk)
+    second = door.start_next_deal(table_id=table.pk, deal_id=deal.pk)
     rng = random.Random(12)
     while True:
         _deal, state = current(table)
@@ -324,10 +326,10 @@ def test_the_door_reads_the_seats_again_only_when_they_change(playing_table):
     seat or a shown name that changes, even outside the door (the admin), gives the
     table a new version and the pages the new facts."""
     from accounts import services as account_services
-    from games.table_render import scene_for
+    from games.live.render import scene_for
 
     table, users = playing_table
-    play.seat_cache.clear()
+    door.seat_cache.clear()
     assert len(_seat_reads(table, users)) == 1
     assert _seat_reads(table, users) == []  # the same version: no read
     # A player renames: the next step reads the seats again and shows the new name.

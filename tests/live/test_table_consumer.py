@@ -10,9 +10,9 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 
-from games import play
 from games.engine.deal import new_deal
 from games.engine.replay import state_to_json
+from games.live import selectors as live_selectors
 from games.models import Action
 from guandan_site.asgi import application
 
@@ -63,7 +63,7 @@ async def state_of(table):
 
 async def snapshot(table):
     def read():
-        deal = play.current_deal(table)
+        deal = live_selectors.current_deal(table)
         return deal.seq, deal.state, Action.objects.filter(deal=deal).count()
 
     return await database_sync_to_async(read)()

@@ -10,9 +10,15 @@ from channels.db import database_sync_to_async
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import broadcast
-from games.table_consumer import TableConsumer
-from games.table_render import Scene, ViewerState, render_private, render_public, scene_for
+from games.live import broadcast
+from games.live.consumer import TableConsumer
+from games.live.render import (
+    Scene,
+    ViewerState,
+    render_private,
+    render_public,
+    scene_for,
+)
 
 from .helpers import act, choose, current
 from .test_table_consumer import connect, drain
@@ -93,7 +99,7 @@ async def test_the_hand_is_redrawn_only_when_it_changes(playing_table):
     mover_all = await drain(pages[mover], timeout=1)
     if any("play-as-0" in m for m in mover_all):
         # The cards read several ways (R3.5): choose the reading chosen above.
-        from games.table_render import play_as_options
+        from games.live.render import play_as_options
 
         index = play_as_options(state, action.cards).index(action.reading)
         await pages[mover].send_json_to(dict(message, action=f"play-as-{index}"))
@@ -166,20 +172,20 @@ def test_a_process_parses_each_scene_once_for_all_its_pages(playing_table):
     the scene is parsed once and shared (pages only read it); a new step parses anew."""
     import json
 
-    from games import table_consumer
+    from games.live import consumer
+    from games.live.render import scene_for
     from games.models import Table
-    from games.table_render import scene_for
 
     from .helpers import act
 
     table, users = playing_table
     text = scene_for(table).to_event()
-    first = table_consumer._scene_of(table.pk, text)
+    first = consumer._scene_of(table.pk, text)
     again = json.dumps(json.loads(text), separators=(",", ":"))  # as another page receives it
     assert again == text and again is not text
-    assert table_consumer._scene_of(table.pk, again) is first
+    assert consumer._scene_of(table.pk, again) is first
     act(table, users)
-    newer = table_consumer._scene_of(table.pk, scene_for(Table.objects.get(pk=table.pk)).to_event())
+    newer = consumer._scene_of(table.pk, scene_for(Table.objects.get(pk=table.pk)).to_event())
     assert newer is not first and newer.seq == first.seq + 1
 
 
@@ -190,8 +196,8 @@ def test_status_and_controls_drawn_once_equal_the_templates(playing_table):
     from django.template.loader import render_to_string
     from django.utils import translation
 
+    from games.live.render import private_context, render_private_parts
     from games.models import Table
-    from games.table_render import private_context, render_private_parts
 
     table, users = playing_table
     viewers = [ViewerState(), ViewerState(message="R9.1: no", message_kind="error", sort="suit"),
@@ -206,7 +212,7 @@ def test_status_and_controls_drawn_once_equal_the_templates(playing_table):
                     for viewer in viewers:
                         parts = render_private_parts(scene, seat, viewer)
                         context = private_context(scene, seat, viewer)
-                        assert parts.status == render_to_string("games/table/_status.html", context)
-                        assert parts.controls == render_to_string("games/table/_controls.html", context)
+                        assert parts.status == render_to_string("live/_status.html", context)
+                        assert parts.controls == render_to_string("live/_controls.html", context)
                         assert f'data-seq="{scene.seq}"' in parts.controls
         act(table, users, rng)

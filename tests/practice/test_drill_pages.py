@@ -11,9 +11,9 @@ from django.urls import reverse
 
 from games.bots.drills import DRILLS, HUMAN_SEAT, get_drill
 from games.engine.cards import FACE_OF
-from games.practice import load_drill
-from games.practice_views import SESSION_KEY
-from games.table_render import play_as_options
+from games.live.render import play_as_options
+from games.practice.services import load_drill
+from games.practice.views import SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,10 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from games import practice, services
 from games.models import Deal, Match, Seat, Table
-from games.policies import TableError
+from games.practice import services as practice
+from games.tables import services
+from games.tables.policies import TableError
 
 
 def snapshot(table):
@@ -143,7 +144,7 @@ def test_seated_human_sets_the_bot_level_of_every_bot(practice_table):
 def test_changes_are_announced_on_commit(practice_table, monkeypatch, django_capture_on_commit_callbacks):
     user, table = practice_table
     sent = []
-    monkeypatch.setattr("games.broadcast.send_table_changed", sent.append)
+    monkeypatch.setattr("games.live.broadcast.send_table_changed", sent.append)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         practice.set_bot_level(table=table, user=user, level="normal")
     assert sent == []  # nothing before the commit
@@ -260,10 +261,10 @@ def test_controls_template_renders_for_practice_tables_only(rf, practice_table, 
     user, table = practice_table
     request = rf.get("/")
     request.user = user
-    html = render_to_string("practice/_table_controls.html", {"table": table, "can_set_bots": True}, request=request)
+    html = render_to_string("practice/_bot_controls.html", {"table": table, "can_set_bots": True}, request=request)
     assert 'id="practice-controls"' in html and 'name="speed"' in html and 'name="level"' in html
     assert '<option value="2.0" selected>' in html and '<option value="easy" selected>' in html
-    watcher = render_to_string("practice/_table_controls.html", {"table": table, "can_set_bots": False}, request=request)
+    watcher = render_to_string("practice/_bot_controls.html", {"table": table, "can_set_bots": False}, request=request)
     assert "<form" not in watcher and "Bot speed: Slow (2 s)" in watcher
     other = make_table(make_user(), kind="friend")
-    assert render_to_string("practice/_table_controls.html", {"table": other, "can_set_bots": True}).strip() == ""
+    assert render_to_string("practice/_bot_controls.html", {"table": other, "can_set_bots": True}).strip() == ""

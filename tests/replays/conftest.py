@@ -1,5 +1,5 @@
 """Fixtures for the replay tests: matches started through the services and played
-through the live table's door (``games.play``)."""
+through the live table's door (``games.live.door``)."""
 
 import random
 

@@ -1,15 +1,15 @@
 """Real deals for the replay tests, played through the site's own doors.
 
-Tables, seats and matches come from ``games.services`` (starting a match deals its first
-deal); every action goes through the live table's ``games.play.submit_action`` (the one
+Tables, seats and matches come from ``games.tables.services`` (starting a match deals its first
+deal); every action goes through the live table's ``games.live.door.submit_action`` (the one
 door humans, bots and timeouts use) and the next deal is dealt by
-``games.play.start_next_deal``. Actions are chosen among the engine's ``legal_actions``,
+``games.live.door.start_next_deal``. Actions are chosen among the engine's ``legal_actions``,
 or are the engine's own ``timeout_action``. ``PlayedDeal.snapshots`` keeps the snapshot
 the table stored after every step, so tests can compare each intermediate state with the
 replay (R11.1).
 
 One deal is not the table's choice: a test that needs a particular deal (a resisted
-tribute, R8.5) has it dealt from a chosen seed with the fields ``games.play`` writes.
+tribute, R8.5) has it dealt from a chosen seed with the fields ``games.live.door`` writes.
 """
 
 from __future__ import annotations
@@ -17,15 +17,26 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from games import play as door
-from games import services
 from games.engine import match as engine_match
 from games.engine.deal import (
-    AUTOPILOT, BOT, HUMAN, PASS, Action as EngineAction, DealState, deal_hands,
-    legal_actions, plan_tribute, timeout_action,
+    AUTOPILOT,
+    BOT,
+    HUMAN,
+    PASS,
+    DealState,
+    deal_hands,
+    legal_actions,
+    plan_tribute,
+    timeout_action,
+)
+from games.engine.deal import (
+    Action as EngineAction,
 )
 from games.engine.replay import match_from_json
+from games.live import door
+from games.live import selectors as live_selectors
 from games.models import Deal, Match
+from games.tables import services
 
 # A follower passes this often even when it could beat (R6.2 allows it), so deals have
 # both long tricks and quick ones.
@@ -62,10 +73,10 @@ def resisting_seed(match: Match) -> int:
 
 def deal_next(match: Match, *, seed: int | None = None) -> PlayedDeal:
     """The match's next deal: the one the table has dealt and nobody has acted in yet, else
-    the table deals it after the last finished deal (``games.play.start_next_deal``).
+    the table deals it after the last finished deal (``games.live.door.start_next_deal``).
 
     With ``seed``, the deal is dealt from that seed instead, its row written with the
-    fields ``games.play`` writes; the door then plays it like any other.
+    fields ``games.live.door`` writes; the door then plays it like any other.
     """
     match.refresh_from_db()
     if seed is None:
@@ -97,7 +108,7 @@ def _choose(state: DealState, seat: int, rng: random.Random) -> EngineAction:
 
 def play(played: PlayedDeal, *, rng: random.Random, max_actions: int | None = None,
          sleepy_seat: int | None = None) -> PlayedDeal:
-    """Play the deal on through ``games.play.submit_action`` (to its end, or
+    """Play the deal on through ``games.live.door.submit_action`` (to its end, or
     ``max_actions`` more actions).
 
     Bots act as ``bot``, human seats as ``human`` with their user. ``sleepy_seat`` (a
@@ -107,7 +118,7 @@ def play(played: PlayedDeal, *, rng: random.Random, max_actions: int | None = No
     deal = played.deal
     match = deal.match
     users = {p.position: p.user for p in match.participants.all()}
-    state = door.deal_state(Deal.objects.get(pk=deal.pk))
+    state = live_selectors.deal_state(Deal.objects.get(pk=deal.pk))
     sleepy_turns = 0
     done = 0
     while not state.is_over and (max_actions is None or done < max_actions):

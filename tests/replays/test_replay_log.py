@@ -1,4 +1,4 @@
-"""The replay glue (``games.replay_log``): rows to engine values, the fold, the check, the
+"""The replay glue (``games.replays.log``): rows to engine values, the fold, the check, the
 export (R11.1)."""
 
 import copy
@@ -11,9 +11,16 @@ from games.engine.cards import FACE_OF
 from games.engine.deal import AUTOPILOT, PLAY, TIMEOUT, apply
 from games.engine.replay import fold, state_from_json, state_to_json
 from games.models import Action, Deal
-from games.replay_log import (
-    ReplayError, check_deal, engine_actions, export_deal, import_export, initial_state,
-    replay_states, trick_starts, tribute_step,
+from games.replays.log import (
+    ReplayError,
+    check_deal,
+    engine_actions,
+    export_deal,
+    import_export,
+    initial_state,
+    replay_states,
+    tribute_step,
+    trick_starts,
 )
 
 from . import factories

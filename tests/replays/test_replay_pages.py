@@ -14,7 +14,7 @@ from django.urls import reverse
 from games.engine.replay import fold
 from games.engine.views import cards_in_view, view_for
 from games.models import Action, Deal
-from games.replay_log import import_export, replay_states
+from games.replays.log import import_export, replay_states
 
 pytestmark = pytest.mark.django_db
 

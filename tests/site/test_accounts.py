@@ -6,8 +6,8 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from accounts.models import Profile
-from games import services
 from games.models import Participant, Seat
+from games.tables import services
 from tests.conftest import PASSWORD
 
 User = get_user_model()

@@ -11,9 +11,8 @@ from django.urls import reverse
 
 from accounts import services as account_services
 from accounts.models import PointsEntry, Profile
-from games import services
 from games.models import Action, Deal, Match, Participant, Seat, Table
-
+from games.tables import services
 
 # The admin's fixture writes a made-up action log to show it in order.
 pytestmark = pytest.mark.rigged_deal

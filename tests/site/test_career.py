@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from accounts import career, selectors
 from accounts import services as account_services
 from accounts.models import PointsEntry, Profile
-from games import services
 from games.models import Deal
+from games.tables import services
 
 
 def make_deal(match, number=1):

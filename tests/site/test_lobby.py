@@ -6,9 +6,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Seat, Table
-from games.views import INVITATIONS_SESSION_KEY
+from games.tables import services
+from games.tables.selectors import INVITATIONS_SESSION_KEY
 
 
 def card(html, table):

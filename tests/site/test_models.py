@@ -4,8 +4,8 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from accounts.models import PointsEntry, Profile
-from games import services
 from games.models import Action, Deal, Match, Seat, Table
+from games.tables import services
 
 
 def violates(**create):

@@ -1,4 +1,4 @@
-"""Seating rules R10.1-R10.5 and R10.7 through games.services: each step that is allowed,
+"""Seating rules R10.1-R10.5 and R10.7 through games.tables.services: each step that is allowed,
 and each refusal with its rule id and no change at all."""
 
 import threading
@@ -7,9 +7,9 @@ import pytest
 from django.db import connection
 
 from accounts.models import PointsEntry
-from games import policies, services
 from games.models import Match, Participant, Seat, Table
-from games.services import TableError
+from games.tables import policies, services
+from games.tables.services import TableError
 
 
 def snapshot(table):
@@ -441,7 +441,7 @@ def test_close_refusals(full_table, make_user):
 
 def test_changes_are_announced_only_on_commit(make_user, make_table, django_capture_on_commit_callbacks, monkeypatch):
     sent = []
-    monkeypatch.setattr("games.broadcast.send_table_changed", sent.append)
+    monkeypatch.setattr("games.live.broadcast.send_table_changed", sent.append)
     host = make_user()
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         table = make_table(host)

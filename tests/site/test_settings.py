@@ -96,4 +96,4 @@ def test_htmx_2_and_its_ws_extension_are_served(client):
     assert "django_htmx/htmx-2.min.js" in html and "django_htmx/ext/hx-ws-2.min.js" in html
     script = client.get("/static/django_htmx/htmx-2.min.js")
     assert script.status_code == 200
-    assert client.get("/static/css/site.css").status_code == 200
+    assert client.get("/static/site/site.css").status_code == 200

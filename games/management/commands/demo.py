@@ -6,8 +6,8 @@ from django.db import transaction
 from django.urls import reverse
 
 from accounts import services as account_services
-from games import selectors, services
 from games.models import Table
+from games.tables import selectors, services
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "demo-password"

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Prefetch
 
 from games.models import Action, Deal
-from games.replay_log import check_deal
+from games.replays.log import check_deal
 
 BATCH = 200
 

@@ -1,0 +1,415 @@
+"""The live table's WebSocket: actions in, HTML fragments out.
+
+One consumer per open page. It joins the ``table-<id>`` group; on every change it sends the
+public fragments (rendered once for everybody by the sender, or by itself when the event
+carries none or is in another language) and its own viewer's private fragments, drawn
+from that viewer's own view of the scene the event carries (``table_render.Scene``), on
+the event loop and without a query; the hand only when it changed. A seated player's
+messages are actions; a spectator's messages are refused.
+
+Every refusal (junk, an oversized message, a stale step, an illegal play) is answered with
+a message that names the rule, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal, InvalidOperation
+
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.db import connections
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games.engine.deal import Action as EngineAction
+from games.engine.errors import RuleError
+from games.engine.reading import Reading
+from games.engine.replay import state_from_json
+from games.engine.views import view_for
+from games.live import door
+from games.live import selectors as live_selectors
+from games.live.broadcast import table_group
+from games.live.render import (
+    Scene,
+    ViewerState,
+    play_as_options,
+    render_private_parts,
+    render_public,
+    scene_for,
+)
+from games.models import Table
+from games.tables import selectors as table_selectors
+from games.tables.consumers import viewer_language
+from games.tables.selectors import invitations
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE_BYTES = 4096
+SORT_ACTIONS = {"sort-rank": "rank", "sort-suit": "suit", "sort-combo": "combo"}
+MOVE_ACTIONS = ("pass", "tribute", "return", "play")
+
+
+# The threads the table's pages do their database work on (see ``_in_thread``).
+# Eight per process (``GUANDAN_DATABASE_THREADS``): a step spends most of its time waiting
+# on PostgreSQL, so with four, steps of busy tables queued for a thread (at 100 actions/s
+# p95 250 -> 150-200 ms with eight; sixteen cost more in switching than they saved).
+# Each thread holds one of the process's pooled connections while it works.
+DATABASE_THREADS = ThreadPoolExecutor(max_workers=settings.GUANDAN_DATABASE_THREADS, thread_name_prefix="table-db")
+
+
+def _in_thread(func):
+    """Run ``func`` (which may use the database) on one of ``DATABASE_THREADS``.
+
+    Not Channels' default single thread per process: one page's action would then wait
+    behind every other page's database round trips. Each thread holds its own connection
+    while it works (returned to the site's pool afterwards); a consumer handles one
+    message at a time, so its own state is never touched by two threads at once.
+    """
+
+    @functools.wraps(func)
+    def run(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        finally:
+            # Back to the pool at once. (Channels does this too, except under its test
+            # communicator, where the threads would otherwise keep their connections.)
+            connections.close_all()
+
+    return database_sync_to_async(run, thread_sensitive=False, executor=DATABASE_THREADS)
+
+
+# The newest scene each table's event carried, parsed once per process: every page of the
+# table open in this process receives the same text, and they only read the scene.
+# (Used on the event loop only.)
+_PARSED: dict[int, tuple[str, Scene]] = {}
+PARSED_TABLES = 1000
+
+
+def _scene_of(table_id: int, text: str) -> Scene:
+    cached = _PARSED.get(table_id)
+    if cached is not None and cached[0] == text:
+        return cached[1]
+    scene = Scene.from_event(text)
+    _PARSED.pop(table_id, None)
+    _PARSED[table_id] = (text, scene)  # newest last: the oldest go first when full
+    while len(_PARSED) > PARSED_TABLES:
+        del _PARSED[next(iter(_PARSED))]
+    return scene
+
+
+class _Choose(Exception):
+    """The selected cards read several ways: the player chooses first (R3.5)."""
+
+
+def _int(value, rule: str, what: str) -> int:
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise door.PlayError(rule, _("%(what)s is missing or not a number") % {"what": what}) from None
+
+
+def _card_list(value) -> list[int]:
+    if value in (None, ""):
+        return []
+    values = value if isinstance(value, list) else [value]
+    if len(values) > 27:
+        raise door.PlayError("R1.3", _("a hand holds at most 27 cards"))
+    cards = []
+    for v in values:
+        try:
+            card = int(v)
+        except (TypeError, ValueError):
+            raise door.PlayError("R1.4", _("%(value)r is not a card id") % {"value": str(v)[:20]}) from None
+        if not 0 <= card < 108:
+            raise door.PlayError("R1.4", _("%(value)s is not a card id (0-107)") % {"value": card})
+        cards.append(card)
+    if len(set(cards)) != len(cards):
+        raise door.PlayError("R3.2", _("one physical card fills exactly one position"))
+    return cards
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message):
+        """Channels' dispatch without its hop to the process's synchronous thread to close
+        stale database connections before every message: this consumer never uses the
+        database on that thread (its work runs on ``DATABASE_THREADS``, which hand their
+        connections back themselves). On a busy table, with every change reaching every
+        page, those hops were about a twelfth of the server's work."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def connect(self):
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.viewer = ViewerState()
+        self.language = viewer_language(self.scope)
+        self.drawn = (0, -1)  # (deal id, step) of the newest scene this page was sent
+        self.hand_key: tuple | None = None  # what the hand the page shows was drawn from
+        self.scene: Scene | None = None  # the newest scene drawn
+        self.user_id: int | None = None
+        if not await _in_thread(self._may_watch)():
+            # No such table, or a friend table this browser was not invited to (R10.3).
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        await self.accept()
+        await self.send_render()
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+
+    async def table_changed(self, event):
+        data = event.get("scene")
+        if data is None:
+            # No deal yet (the waiting room follows seat changes over HTTP) or an event
+            # from an older sender: read the table afresh.
+            self.viewer.play_as = []
+            await self.send_render()
+            return
+        if (event["deal"], event["seq"]) < self.drawn:
+            return  # an older step that arrived after a newer one: the page is ahead
+        self.viewer.play_as = []
+        public = event.get("public") if event.get("language") == self.language else None
+        try:
+            # Drawn here, on the event loop: the scene holds all it needs, so no query runs.
+            html = self.draw(_scene_of(self.table_id, data), public, keep_hand=True)
+        except Exception:  # a bad event must not cost the page its connection
+            log.exception("table %s: drawing step %s failed; reading the table afresh", self.table_id, event.get("seq"))
+            await self.send_render()
+            return
+        await self.send(text_data=html)
+
+    async def send_render(self):
+        html = await _in_thread(self.render)()
+        if html:
+            await self.send(text_data=html)
+
+    # ---- rendering (sync, in a worker thread) --------------------------------------
+
+    def _may_watch(self) -> bool:
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return False
+        session = self.scope.get("session")
+        invited = invitations(session).keys() if session is not None and session.session_key else ()
+        user = self._user()
+        self.user_id = user.pk if user is not None else None
+        return table_selectors.may_see(table, table_selectors.viewer_for(user, invited_table_ids=invited))
+
+    def _user(self):
+        user = self.scope.get("user")
+        return user if user is not None and user.is_authenticated else None
+
+    def render(self) -> str:
+        """The whole page's fragments, read afresh from the database (on connect, and in
+        reply to this page's own messages)."""
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return ""
+        scene = scene_for(table)
+        if scene is None:
+            return ""  # the waiting room follows seat changes over HTTP (#table-live)
+        return self.draw(scene)
+
+    def draw(self, scene: Scene, public: str | None = None, *, keep_hand: bool = False) -> str:
+        """This page's fragments of ``scene``: the public ones (given, or drawn from the
+        spectator's view) and the viewer's own, from the viewer's seat's view only. With
+        ``keep_hand``, the hand is left out when it would be drawn exactly as the page
+        already shows it (another seat moved), so a selection in progress stays."""
+        with translation.override(self.language):
+            if public is None:
+                public = render_public(scene)
+            position = scene.position_of(self.user_id)
+            parts = render_private_parts(scene, position, self.viewer,
+                                         skip_hand=self.hand_key if keep_hand else None)
+        self.hand_key = parts.hand_key
+        if (scene.deal_id, scene.seq) >= self.drawn:
+            self.drawn, self.scene = (scene.deal_id, scene.seq), scene
+        return public + parts.html()
+
+    # ---- actions ---------------------------------------------------------------------
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if bytes_data is not None or text_data is None:
+            await self.refuse("R9.1", _("send actions as JSON text"))
+            return
+        if len(text_data.encode("utf-8", "replace")) > MAX_MESSAGE_BYTES:
+            await self.refuse("R9.1", _("that message is too large"))
+            return
+        try:
+            data = json.loads(text_data)
+        except ValueError:
+            await self.refuse("R9.1", _("that message is not JSON"))
+            return
+        if not isinstance(data, dict) or not isinstance(data.get("action"), str):
+            await self.refuse("R9.1", _("an action needs an \"action\" field"))
+            return
+        try:
+            html = await _in_thread(self.handle)(data)
+        except Exception:  # a bug must not cost the player the connection
+            log.exception("table %s: action %r failed", self.table_id, data.get("action"))
+            await self.refuse("R9.1", _("that could not be done; nothing was changed"))
+            return
+        if html:
+            await self.send(text_data=html)
+
+    async def refuse(self, rule: str, message: str):
+        self.viewer.message = f"{rule}: {message}"
+        self.viewer.message_kind = "error"
+        await self.send_render()
+
+    def handle(self, data: dict) -> str:
+        """Apply one message; returns HTML to send to this page only ("" when the change
+        is broadcast to the whole table instead)."""
+        with translation.override(self.language):
+            viewer = self.viewer
+            action = data["action"]
+            viewer.coach = ""
+            try:
+                if action in SORT_ACTIONS:
+                    viewer.sort = SORT_ACTIONS[action]
+                    viewer.selected = tuple(_card_list(data.get("card")))
+                    viewer.message = ""
+                    return self.render()
+                if action == "clear":
+                    viewer.selected, viewer.play_as, viewer.message = (), [], ""
+                    return self.render()
+                if action == "refresh":
+                    return self.render()
+                if action in MOVE_ACTIONS or action.startswith("play-as-"):
+                    self._move(action, data)
+                    return self._done(keep_coach=True)
+                table = Table.objects.get(pk=self.table_id)
+                user = self._user()
+                seat_row = live_selectors.seat_of(table, user)
+                if seat_row is None:
+                    raise door.PlayError("R10.5", _("you are watching; only seated players act"))
+                if action == "take-back":
+                    door.take_back_control(table=table, user=user)
+                    return self._done()
+                if action == "auto-off":
+                    door.set_auto_play(table=table, user=user, interval=None)
+                    return self._done()
+                if action == "auto-on":
+                    try:
+                        interval = Decimal(str(data.get("auto_interval", "1")))
+                    except InvalidOperation:
+                        raise door.PlayError("R9.2", _("choose an auto-play interval from the list")) from None
+                    door.set_auto_play(table=table, user=user, interval=interval)
+                    return self._done()
+                viewer.selected = tuple(_card_list(data.get("card")))
+                if action == "suggest":
+                    return self._suggest(table, seat_row.position)
+                raise door.PlayError("R9.1", _("%(action)r is not an action") % {"action": action[:30]})
+            except _Choose:
+                return self.render()  # R3.5: the "play as" buttons are shown first
+            except (door.PlayError, RuleError) as exc:
+                viewer.message = str(exc)
+                viewer.message_kind = "error"
+                return self.render()
+
+    def _move(self, action: str, data: dict) -> None:
+        """A pass, tribute, return or play, through the door (``door.submit_action``).
+
+        The seat and the state the player saw come from the scene this page was last sent
+        (no query); the door checks both again under the table's lock, so a page that is
+        behind is refused as stale (R9.1) and nothing changes."""
+        viewer = self.viewer
+        cards = _card_list(data.get("card"))
+        viewer.selected = tuple(cards)
+        expected_deal = _int(data.get("deal"), "R9.1", _("the deal"))
+        expected_seq = _int(data.get("seq"), "R9.1", _("the step"))
+        scene = self.scene
+        position = scene.position_of(self.user_id) if scene is not None else None
+        if position is None:
+            seat_row = live_selectors.seat_of(Table(pk=self.table_id), self._user())
+            if seat_row is None:
+                raise door.PlayError("R10.5", _("you are watching; only seated players act"))
+            position = seat_row.position
+        common = dict(table_id=self.table_id, seat=position, expected_deal=expected_deal,
+                      expected_seq=expected_seq, user=self._user())
+        if action == "pass":
+            door.submit_action(kind="pass", **common)
+        elif action in ("tribute", "return"):
+            if len(cards) != 1:
+                rule = "R8.3" if action == "tribute" else "R8.4"
+                raise door.PlayError(rule, _("select exactly one card to give"))
+            door.submit_action(kind=action, cards=cards, **common)
+        else:
+            if not cards:
+                raise door.PlayError("R6.1", _("select the cards to play"))
+            if scene is not None and (scene.deal_id, scene.seq) == (expected_deal, expected_seq):
+                before, kind = scene.state, scene.kind
+            else:
+                table = Table.objects.get(pk=self.table_id)
+                before, kind = state_from_json(live_selectors.current_deal(table).state), table.kind
+            reading = self._chosen_reading(action, before, position, cards)
+            if reading is None:
+                raise _Choose
+            door.submit_action(kind="play", cards=cards, reading=reading or None, **common)
+            if kind == Table.Kind.PRACTICE:
+                self._coach(before, position, cards, reading or None)
+
+    def _done(self, keep_coach: bool = False) -> str:
+        self.viewer.selected, self.viewer.play_as, self.viewer.message = (), [], ""
+        if not keep_coach:
+            self.viewer.coach = ""
+        return ""  # the broadcast of the change re-renders this page too
+
+    def _chosen_reading(self, action: str, state, position: int, cards: list[int]):
+        """R3.5: with several legal readings the player chooses; a lone one is automatic.
+
+        Returns a Reading, False to let the engine explain why nothing is legal, or None
+        when the player must first choose (the "play as" buttons are then shown)."""
+        viewer = self.viewer
+        if action.startswith("play-as-"):
+            try:
+                index = int(action.removeprefix("play-as-"))
+                return Reading.from_json(viewer.play_as[index]["reading"])
+            except (ValueError, IndexError, KeyError):
+                raise door.PlayError("R3.5", _("choose one of the offered readings")) from None
+        if not set(cards) <= set(state.hands[position]):
+            raise RuleError("R9.1", _("those cards are not in your hand"))
+        options = play_as_options(state, cards)
+        if len(options) > 1:
+            viewer.play_as = [{"name": r.name, "reading": r.to_json()} for r in options]
+            viewer.message = _("R3.5: these cards can be played several ways; choose one.")
+            viewer.message_kind = "hint"
+            return None
+        return options[0] if options else False
+
+    def _suggest(self, table: Table, position: int) -> str:
+        from games.bots import suggest
+
+        state = state_from_json(live_selectors.current_deal(table).state)
+        try:
+            suggestion = suggest(view_for(state, position))
+        except Exception:  # a suggestion must never break the page
+            log.exception("suggestion failed at table %s", table.pk)
+            raise door.PlayError("R9.1", _("no suggestion could be found this time; try again")) from None
+        self.viewer.selected = tuple(suggestion.action.cards)
+        self.viewer.message = suggestion.reason
+        self.viewer.message_kind = "hint"
+        return self.render()
+
+    def _coach(self, before, position: int, cards, reading) -> None:
+        """Practice tables: after a play clearly worse than the best found, say what was
+        better and why, beside the hand; play goes on."""
+        from games.bots import coach_review
+
+        try:
+            highlight = coach_review(view_for(before, position), EngineAction("play", position, tuple(cards), reading))
+        except Exception:  # coaching must never break play
+            log.exception("coach review failed")
+            return
+        if highlight is not None:
+            self.viewer.coach = highlight.message

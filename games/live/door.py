@@ -1,0 +1,566 @@
+"""The one door that changes a deal: humans, bots and timeouts all submit actions here.
+
+``submit_action`` locks the table row, checks that the submitter saw the latest step
+(deal and sequence number), applies the engine (which names the broken rule and changes
+nothing on refusal, R9.1), appends the ``Action`` row (unique on deal + seq), stores the
+new snapshot and, on commit only, tells the table's pages and schedules what comes next:
+a bot turn, a think-time timeout, the autopilot, or the next deal.
+
+Settlement happens inside the same transaction as the action that ends a deal: the match
+record, the levels and the career points (R7, R10.6) are never half written.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import random
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts import services as account_services
+from games.engine import match as engine_match
+from games.engine.deal import AUTOPILOT, BOT, HUMAN, DealState, apply, timeout_action
+from games.engine.deal import Action as EngineAction
+from games.engine.errors import RuleError
+from games.engine.reading import Reading
+from games.engine.replay import (
+    match_from_json,
+    match_to_json,
+    state_from_json,
+    state_to_json,
+)
+from games.live.broadcast import announce_table_changed
+from games.live.render import scene_for
+from games.live.scheduler import schedule
+from games.live.selectors import current_deal, deal_in_play, seat_of
+from games.models import Action, Deal, Match, Seat, Table
+
+log = logging.getLogger(__name__)
+
+AUTOPILOT_DELAY = 1.0  # seconds before the autopilot plays for a seat (R9.2)
+AUTO_PLAY_INTERVALS = (Decimal("0.3"), Decimal("0.5"), Decimal("1"), Decimal("2"), Decimal("3"), Decimal("4"), Decimal("5"))
+
+
+class PlayError(Exception):
+    """A refused submission; ``str()`` cites the rule. Nothing was changed."""
+
+    def __init__(self, rule: str, message: str):
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Outcome:
+    deal_id: int
+    seq: int
+    state: DealState
+
+
+# ----------------------------------------------------------------------------------------
+# Dealing
+
+
+def deal_first(*, table: Table, match: Match) -> Deal:
+    """Deal the match's first deal (call inside the transaction that starts the match)."""
+    engine = engine_match.start_match(match.seed)
+    match.state = match_to_json(engine)
+    match.save(update_fields=["state"])
+    return _create_deal(table, match, engine)
+
+
+def deal_row(match: Match, state: DealState, *, number: int) -> Deal:
+    """Write a freshly dealt deal: what R11.1 needs to replay it, and its first snapshot."""
+    return Deal.objects.create(
+        match=match,
+        number=number,
+        ruleset_version=state.version,
+        seed=state.seed,
+        hands=[list(hand) for hand in state.dealt],
+        active_level=state.level,
+        team_levels_before=list(state.team_levels),
+        prev_places=None if state.prev_places is None else list(state.prev_places),
+        state=state_to_json(state),
+        seq=state.step,
+    )
+
+
+def _create_deal(table: Table, match: Match, engine: engine_match.Match) -> Deal:
+    state = engine_match.next_deal(engine)
+    deal = deal_row(match, state, number=engine.deals_played + 1)
+    seats = _seats(table)
+    _arm(table, deal, state, previous=None, seats=seats)
+    deal.save(update_fields=["deadline", "clock_at"])
+    announce_table_changed(table.pk, scene_for(table, deal, seats.values(), state=state))
+    return deal
+
+
+def _seats(table: Table) -> dict[int, Seat]:
+    """The table's seats by position, with what the pages show of their players."""
+    return {s.position: s for s in table.seats.select_related("user__profile", "away_user__profile")}
+
+
+class _SeatCache:
+    """The seats of the tables this process's door served last, by table, as of the
+    table's version (``Table.updated_at``, read with the table's lock).
+
+    Seats change far less often than deals move: every change to a seat or to who
+    plays in it bumps the table's version (``services``, the autopilot and auto play
+    below, a renamed player), so the door reads the seats again only then. Entries are
+    stored on commit only, and handed out as copies, so a rolled-back step or a copy
+    changed by the door never alters them.
+    """
+
+    SIZE = 2000
+
+    def __init__(self):
+        self._entries: OrderedDict[int, tuple] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, table: Table) -> dict[int, Seat]:
+        with self._lock:
+            entry = self._entries.get(table.pk)
+        if entry is not None and entry[0] == table.updated_at:
+            return {position: copy.copy(seat) for position, seat in entry[1].items()}
+        return _seats(table)
+
+    def keep_on_commit(self, table: Table, seats: dict[int, Seat]) -> None:
+        entry = (table.updated_at, {position: copy.copy(seat) for position, seat in seats.items()})
+        transaction.on_commit(lambda: self._put(table.pk, entry))
+
+    def _put(self, table_id: int, entry: tuple) -> None:
+        with self._lock:
+            self._entries[table_id] = entry
+            self._entries.move_to_end(table_id)
+            while len(self._entries) > self.SIZE:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+seat_cache = _SeatCache()
+
+
+def start_next_deal(*, table_id: int, deal_id: int) -> Deal | None:
+    """Deal the next deal after ``deal_id`` ended (idempotent: does nothing when that deal
+    is not the table's newest finished deal of a match in progress)."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        deal = current_deal(table) if table is not None else None
+        if deal is None or deal.pk != deal_id or deal.finished_at is None or table.status != Table.Status.PLAYING:
+            return None
+        match = deal.match
+        if match.status != Match.Status.PLAYING:
+            return None
+        return _create_deal(table, match, match_from_json(match.state))
+
+
+# ----------------------------------------------------------------------------------------
+# The door
+
+
+def submit_action(
+    *,
+    table_id: int,
+    seat: int,
+    kind: str,
+    cards=(),
+    reading: dict | Reading | None = None,
+    expected_deal: int | None = None,
+    expected_seq: int,
+    actor: str = HUMAN,
+    user=None,
+) -> Outcome:
+    """Apply one action for ``seat`` if the submitter saw the latest step.
+
+    ``user`` is required for human actions and must sit in ``seat``. Raises ``PlayError``
+    or ``RuleError`` (both cite a rule) and changes nothing when refused.
+    """
+    if isinstance(reading, dict):
+        try:
+            reading = Reading.from_json(reading)
+        except (ValueError, KeyError) as exc:
+            raise PlayError("R3.5", str(exc)) from None
+    try:
+        card_ids = tuple(int(c) for c in cards)
+    except (TypeError, ValueError):
+        raise PlayError("R1.4", _("a card is a physical card id 0-107")) from None
+    if any(not 0 <= c < 108 for c in card_ids):
+        raise PlayError("R1.4", _("a card is a physical card id 0-107"))
+    if kind not in Action.Kind.values:
+        raise PlayError("R9.1", _("%(kind)r is not an action") % {"kind": kind})
+    for attempt in range(3):
+        try:
+            return _submit(table_id, seat, kind, card_ids, reading, expected_deal, expected_seq, actor, user)
+        except IntegrityError:
+            # Another submission took this place in the log first (SQLite has no row
+            # locks); the retry sees the new seq and refuses as stale.
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, actor, user) -> Outcome:
+    with transaction.atomic():
+        # Lock first, then read: a deal read in the same statement as the lock would come
+        # from before the wait, missing what the previous holder of the lock committed.
+        table = Table.objects.select_for_update().get(pk=table_id)
+        if table.status != Table.Status.PLAYING:
+            raise PlayError("R10.5", _("this table is not playing a match"))
+        deal = (deal_in_play(table_id, expected_deal) if expected_deal is not None else None) or current_deal(table)
+        if deal is None:
+            raise PlayError("R10.5", _("no deal is in progress"))
+        seats = seat_cache.get(table)
+        if actor == HUMAN:
+            user_id = user.pk if user is not None and user.is_authenticated else None
+            sitting = next((s for s in seats.values() if user_id is not None and s.user_id == user_id), None)
+            if sitting is None:
+                raise PlayError("R10.5", _("you are not seated at this table"))
+            if sitting.position != seat:
+                raise PlayError("R10.5", _("you sit in seat %(number)s") % {"number": sitting.position + 1})
+        if (expected_deal is not None and expected_deal != deal.pk) or expected_seq != deal.seq:
+            raise PlayError(
+                "R9.1",
+                _("the table has moved on (you saw step %(seen)s, it is at step %(now)s); nothing was played")
+                % {"seen": expected_seq, "now": deal.seq},
+            )
+        if deal.finished_at is not None:
+            raise PlayError("R6.6", _("the deal is over"))
+        state = state_from_json(deal.state)
+        new_state = apply(state, EngineAction(kind, seat, cards, reading, actor))
+        if kind == "play" and reading is None:
+            reading = new_state.history[-1].reading
+        Action.objects.create(
+            deal=deal,
+            seq=deal.seq + 1,
+            seat=seat,
+            kind=kind,
+            cards=list(cards),
+            reading=None if reading is None or kind != "play" else reading.to_json(),
+            actor=actor,
+            user=user if actor == HUMAN else None,
+        )
+        deal.state = state_to_json(new_state, since=(state, deal.state))
+        deal.seq = new_state.step
+        fields = ["state", "seq", "deadline", "clock_at"]
+        if new_state.is_over:
+            _settle(table, deal, new_state, seats)
+            fields += ["result", "finished_at"]
+        if _sync_autopilot(seats, new_state):
+            table.save(update_fields=["updated_at"])  # the seats changed: a new version
+        seat_cache.keep_on_commit(table, seats)
+        _arm(table, deal, new_state, previous=state, seats=seats)
+        deal.save(update_fields=fields)
+        # The pages draw this step from the scene the event carries: no page queries.
+        announce_table_changed(table.pk, scene_for(table, deal, seats.values(), state=new_state,
+                                                   state_json=deal.state))
+        return Outcome(deal.pk, deal.seq, new_state)
+
+
+def _settle(table: Table, deal: Deal, state: DealState, seats: dict[int, Seat]) -> None:
+    """R7 and R10.6 at the end of a deal: the match record, levels, points."""
+    settlement = state.result.settlement
+    deal.result = {
+        "places": list(state.result.places),
+        "levels": list(settlement.levels),
+        "winner_team": settlement.winner_team,
+        "advance": settlement.advance,
+        "match_over": settlement.match_over,
+        "explanation": settlement.explanation,
+    }
+    deal.finished_at = timezone.now()
+    match = deal.match
+    engine = engine_match.record(match_from_json(match.state), state)
+    match.state = match_to_json(engine)
+    match.level_a, match.level_b = engine.team_levels
+    fields = ["state", "level_a", "level_b"]
+    if engine.is_over:
+        match.status = Match.Status.FINISHED
+        match.winner_team = engine.winner
+        match.finished_at = deal.finished_at
+        fields += ["status", "winner_team", "finished_at"]
+        table.status = Table.Status.FINISHED
+        table.save(update_fields=["status", "updated_at"])
+    match.save(update_fields=fields)
+    winners = [s.user for s in seats.values() if s.position % 2 == settlement.winner_team and s.user_id]
+    account_services.award_deal_points(
+        deal=deal, winners=winners, levels_advanced=settlement.advance, match_won=engine.is_over
+    )
+    if not engine.is_over:
+        deal_id, table_id = deal.pk, table.pk
+        transaction.on_commit(
+            lambda: schedule("next_deal", table_id, deal_id, delay=settings.GUANDAN_NEXT_DEAL_DELAY)
+        )
+
+
+def _sync_autopilot(seats: dict[int, Seat], state: DealState) -> bool:
+    """Mirror the engine's autopilot flags (R9.2) onto the human seats; returns whether
+    any changed."""
+    changed = False
+    for seat in seats.values():
+        if seat.user_id is None:
+            continue
+        flag = state.autopilot[seat.position]
+        if seat.autopilot != flag:
+            seat.autopilot = flag
+            seat.save(update_fields=["autopilot"])
+            changed = True
+    return changed
+
+
+# ----------------------------------------------------------------------------------------
+# Timers
+
+
+def _arm(table: Table, deal: Deal, state: DealState, *, previous: DealState | None, seats: dict[int, Seat]) -> None:
+    """Set the think-time deadline and, on commit, schedule whoever acts next."""
+    if state.is_over:
+        deal.deadline = None
+        return
+    to_act = set(state.to_act)
+    kept = previous is not None and deal.deadline is not None and to_act <= set(previous.to_act)
+    if not kept:
+        deal.deadline = timezone.now() + timedelta(seconds=table.think_time)
+    _schedule_next(table, deal, state, seats)
+
+
+def _schedule_next(table: Table, deal: Deal, state: DealState, seats: dict[int, Seat]) -> None:
+    """On commit, start the timer of whoever acts next at ``state``: a bot turn (also the
+    autopilot and auto play) at its own pace, or, when only players who think for
+    themselves are to act, the deal's one think-time timer (``deal.clock_at``; the
+    caller saves the deal)."""
+    if _thinking_only(state, seats):
+        _arm_clock(table.pk, deal)
+        return
+    table_id, deal_id, seq = table.pk, deal.pk, state.step
+    delay = _next_delay(table, deal, state, seats)
+    transaction.on_commit(lambda: schedule("table_turn", table_id, deal_id, seq, delay=delay))
+
+
+def _thinking(seat: Seat | None) -> bool:
+    """A player who acts for themself (no bot, autopilot or auto play): only their think
+    time (R9.2) can act for them."""
+    return seat is not None and not seat.is_bot and not seat.autopilot and seat.auto_play is None
+
+
+def _thinking_only(state: DealState, seats: dict[int, Seat]) -> bool:
+    return all(_thinking(seats.get(position)) for position in state.to_act)
+
+
+# A pending think-time timer whose time passed this long ago was lost (a crash): the next
+# step starts another (the sweep covers the time in between).
+CLOCK_LOST = timedelta(seconds=5)
+
+
+def _arm_clock(table_id: int, deal: Deal) -> None:
+    """One pending think-time timer per deal (R9.2), not one per step: players thinking
+    for themselves mostly act long before their time runs out, so a timer started for
+    every step would mostly wake to find the table moved on. A timer already pending
+    for no later than the new deadline is kept; when it fires it finds the clock
+    restarted and comes back at the new deadline (``run_table_clock``)."""
+    pending, deadline = deal.clock_at, deal.deadline
+    if pending is not None and pending <= deadline and pending > timezone.now() - CLOCK_LOST:
+        return
+    deal.clock_at = deadline
+    _start_clock(table_id, deal.pk, deadline)
+
+
+def _start_clock(table_id: int, deal_id: int, at) -> None:
+    due = at.isoformat()
+    transaction.on_commit(
+        lambda: schedule("table_clock", table_id, deal_id, due, delay=(at - timezone.now()).total_seconds())
+    )
+
+
+def _next_delay(table: Table, deal: Deal, state: DealState, seats: dict[int, Seat]) -> float:
+    """Seconds until the first seat to act would act on its own."""
+    delays = []
+    for position in state.to_act:
+        seat = seats.get(position)
+        if seat is None or seat.is_bot:
+            delays.append(float(table.bot_speed))
+        elif seat.autopilot:
+            delays.append(max(float(table.bot_speed), AUTOPILOT_DELAY))
+        elif seat.auto_play is not None:
+            delays.append(float(seat.auto_play))
+        else:
+            delays.append(max(0.0, (deal.deadline - timezone.now()).total_seconds()))
+    return min(delays) if delays else 0.0
+
+
+def run_table_turn(*, table_id: int, deal_id: int, seq: int) -> bool:
+    """The timer body (task ``table_turn``): the first seat that is due at step ``seq``
+    acts (a bot, the autopilot, auto play, or a think-time timeout). One action per run:
+    its commit arms the next timer, so the table's bot speed paces every bot move. Does
+    nothing once the table has moved past ``seq`` (idempotent). Returns whether an
+    action was applied."""
+    return _one_due_action(table_id, deal_id, seq) is not None
+
+
+def run_table_clock(*, table_id: int, deal_id: int, due: str) -> bool:
+    """The think-time timer body (task ``table_clock``): the deal's pending timer for
+    ``due`` fires. Does nothing when another timer replaced it or the deal is over
+    (idempotent); otherwise, at whatever step the deal has reached, a player whose time
+    ran out times out (R9.2), or the timer comes back at the current deadline. Bots,
+    the autopilot and auto play keep their own timers. Returns whether an action was
+    applied."""
+    try:
+        at = datetime.fromisoformat(due)
+    except (TypeError, ValueError):
+        return False
+    released = Deal.objects.filter(pk=deal_id, match__table_id=table_id, clock_at=at, finished_at__isnull=True)
+    if not released.update(clock_at=None):
+        return False
+    return _one_due_action(table_id, deal_id, None, thinking_only=True) is not None
+
+
+def _one_due_action(table_id: int, deal_id: int, seq: int | None, *, thinking_only: bool = False) -> int | None:
+    deal = Deal.objects.filter(pk=deal_id, match__table_id=table_id).select_related("match__table").first()
+    if deal is None or (seq is not None and deal.seq != seq) or deal.finished_at is not None:
+        return None
+    seq = deal.seq
+    table = deal.match.table
+    if table.status != Table.Status.PLAYING:
+        return None
+    state = state_from_json(deal.state)
+    seats = {s.position: s for s in table.seats.all()}
+    now = timezone.now()
+    for position in state.to_act:
+        seat = seats.get(position)
+        if thinking_only and not _thinking(seat):
+            continue  # a bot's own timer moves it at the table's pace
+        action = _due_action(table, deal, state, position, seat, now)
+        if action is None:
+            continue
+        try:
+            outcome = submit_action(
+                table_id=table_id, seat=position, kind=action.kind, cards=action.cards, reading=action.reading,
+                expected_deal=deal_id, expected_seq=seq, actor=action.actor,
+            )
+        except (PlayError, RuleError) as exc:
+            # Stale (someone acted first) or a bot's choice refused: the next timer or the
+            # sweep tries again from the new state.
+            log.info("timer action for table %s seat %s refused: %s", table_id, position, exc)
+            return None
+        return outcome.seq
+    # Nobody due yet (a player still thinking): come back at the deadline, unless a timer
+    # for no later than that is pending already.
+    if deal.deadline is not None and any(_thinking(seats.get(p)) for p in state.to_act):
+        pending = Q(clock_at__isnull=True) | Q(clock_at__gt=deal.deadline) | Q(clock_at__lt=now - CLOCK_LOST)
+        if Deal.objects.filter(pending, pk=deal_id, seq=seq).update(clock_at=deal.deadline):
+            _start_clock(table_id, deal_id, deal.deadline)
+    return None
+
+
+def _due_action(table: Table, deal: Deal, state: DealState, position: int, seat: Seat | None, now) -> EngineAction | None:
+    from games.live.bot_moves import choose_for_seat
+
+    if seat is None or seat.is_bot:
+        level = seat.bot_level if seat is not None else table.bot_level
+        return choose_for_seat(state, position, level=level, seed=_bot_seed(deal, state), actor=BOT)
+    if seat.autopilot and state.autopilot[position]:
+        return choose_for_seat(state, position, level=table.bot_level, seed=_bot_seed(deal, state), actor=AUTOPILOT)
+    if seat.auto_play is not None:
+        return choose_for_seat(state, position, level="hard", seed=_bot_seed(deal, state), actor=BOT)
+    if deal.deadline is not None and now >= deal.deadline - timedelta(milliseconds=50):
+        return timeout_action(state, position)
+    return None
+
+
+def _bot_seed(deal: Deal, state: DealState) -> int:
+    return random.Random(f"{deal.seed}:{state.step}").getrandbits(32)
+
+
+def sweep(*, grace: float = 2.0) -> int:
+    """Re-arm every deal whose turn is overdue (after a crash or restart lost its timer):
+    runs the timer body for it now, and deals the next deal where one is overdue. A turn
+    is overdue ``grace`` seconds after it should have happened, so the sweep never hurries
+    a bot past the table's bot speed nor a human past the think time. Returns how many
+    tables it moved."""
+    now = timezone.now()
+    moved = 0
+    running = Deal.objects.filter(
+        finished_at__isnull=True, match__status=Match.Status.PLAYING, match__table__status=Table.Status.PLAYING
+    ).select_related("match__table")
+    for deal in running:
+        if _overdue(deal, now, grace) and run_table_turn(table_id=deal.match.table_id, deal_id=deal.pk, seq=deal.seq):
+            moved += 1
+    late = now - timedelta(seconds=settings.GUANDAN_NEXT_DEAL_DELAY + grace)
+    for deal in Deal.objects.filter(
+        finished_at__lt=late, match__status=Match.Status.PLAYING, match__table__status=Table.Status.PLAYING
+    ).select_related("match"):
+        if start_next_deal(table_id=deal.match.table_id, deal_id=deal.pk) is not None:
+            moved += 1
+    return moved
+
+
+def _overdue(deal: Deal, now, grace: float) -> bool:
+    table = deal.match.table
+    state = state_from_json(deal.state)
+    seats = {s.position: s for s in table.seats.all()}
+    last = deal.actions.order_by("-seq").values_list("created_at", flat=True).first() or deal.started_at
+    if deal.deadline is not None and deal.deadline < last:
+        last = deal.deadline - timedelta(seconds=table.think_time)  # the clock was restarted since
+    waited = (now - last).total_seconds() - grace
+    for position in state.to_act:
+        seat = seats.get(position)
+        if seat is None or seat.is_bot or seat.autopilot or seat.auto_play is not None:
+            if waited >= _next_delay(table, deal, state, {position: seat} if seat else {}):
+                return True
+        elif deal.deadline is not None and (now - deal.deadline).total_seconds() >= grace:
+            return True
+    return False
+
+
+# ----------------------------------------------------------------------------------------
+# Seat settings during play
+
+
+def take_back_control(*, table: Table, user) -> None:
+    """Switch the autopilot off for the user's seat until the next timeouts (R9.2); the
+    think time starts afresh."""
+    _change_seat(table, user, autopilot=False, restart_clock=True)
+
+
+def set_auto_play(*, table: Table, user, interval: Decimal | None) -> None:
+    """Auto play: the seat's moves are made for it every ``interval`` seconds (the
+    suggestion), until switched off (None)."""
+    if interval is not None and Decimal(interval) not in AUTO_PLAY_INTERVALS:
+        raise PlayError("R9.2", _("choose an auto-play interval from the list"))
+    _change_seat(table, user, auto_play=interval)
+
+
+def _change_seat(table: Table, user, *, restart_clock: bool = False, **fields) -> None:
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        seat = seat_of(table, user)
+        if seat is None:
+            raise PlayError("R10.5", _("you are not seated at this table"))
+        Seat.objects.filter(pk=seat.pk).update(**fields)
+        table.save(update_fields=["updated_at"])  # the seats changed: a new version
+        deal = current_deal(table)
+        if deal is not None and deal.finished_at is None:
+            if restart_clock:
+                deal.deadline = timezone.now() + timedelta(seconds=table.think_time)
+                deal.save(update_fields=["deadline"])
+            _rearm(table, deal)
+        announce_table_changed(table.pk)
+
+
+def _rearm(table: Table, deal: Deal) -> None:
+    state = state_from_json(deal.state)
+    seats = {s.position: s for s in table.seats.all()}
+    _schedule_next(table, deal, state, seats)
+    deal.save(update_fields=["clock_at"])

@@ -1,0 +1,495 @@
+"""HTML fragments of a table in play, each rendered for exactly one kind of viewer.
+
+Both are drawn from a ``Scene``: what a table's pages show at one step, built once per
+change and carried by the table's change event (docs/architecture.md, "The live
+table"). Two families:
+
+- public fragments (``#tbl-seats``, ``#tbl-trick``, ``#tbl-log``): built from the
+  spectator's view (``view_for(state, None)``), so they can only hold what everybody may
+  see; rendered once per change and sent to every page of the table;
+- private fragments (``#tbl-status``, ``#tbl-hand``, ``#tbl-controls``): rendered from
+  one seat's own view for that seat's page only.
+
+Every card drawn carries ``data-card="<id>"`` so tests can scan payloads for cards a
+viewer may not see.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any, Iterable, Sequence
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+
+from accounts import career
+from accounts.selectors import display_name_of
+from games.engine.cards import RANK_OF, SUIT_OF, card_strength, is_wild
+from games.engine.combos import beating_readings, readings_of
+from games.engine.deal import DealState, team_of
+from games.engine.reading import Reading, shown_rank
+from games.engine.replay import state_from_json, state_to_json
+from games.engine.views import view_for
+from games.live.selectors import current_deal
+from games.models import Deal, Seat, Table
+
+SORT_MODES = ("rank", "suit", "combo")
+SUIT_CLASSES = ("s", "h", "c", "d")
+SUIT_SYMBOLS = ("\u2660", "\u2665", "\u2663", "\u2666")
+PHASE_LABELS = {
+    "tribute": gettext_lazy("Tribute"),
+    "return": gettext_lazy("Return"),
+    "play": gettext_lazy("Play"),
+    "over": gettext_lazy("Deal over"),
+}
+RANK_NAMES = {
+    "J": gettext_lazy("jack"), "Q": gettext_lazy("queen"), "K": gettext_lazy("king"), "A": gettext_lazy("ace"),
+}
+SUIT_NAMES = (gettext_lazy("spades"), gettext_lazy("hearts"), gettext_lazy("clubs"), gettext_lazy("diamonds"))
+
+
+def card_label(card_id: int, level: int) -> str:
+    """A card's accessible name, translated: "10 of hearts, wild", "big joker"."""
+    rank = RANK_OF[card_id]
+    if rank == 14:
+        return _("big joker")
+    if rank == 13:
+        return _("small joker")
+    shown = shown_rank(rank)
+    name = _("%(rank)s of %(suit)s") % {"rank": RANK_NAMES.get(shown, shown), "suit": SUIT_NAMES[SUIT_OF[card_id]]}
+    if is_wild(card_id, level):
+        name = _("%(card)s, wild") % {"card": name}
+    return name
+
+
+def card_context(card_id: int, level: int) -> dict[str, Any]:
+    """What a template needs to draw one physical card."""
+    rank = RANK_OF[card_id]
+    suit = SUIT_OF[card_id]
+    if rank >= 13:
+        return {
+            "id": card_id, "joker": True, "big": rank == 14, "rank": _("JOKER"),
+            "suit": "", "suit_class": "bj" if rank == 14 else "sj", "wild": False,
+            "name": card_label(card_id, level),
+        }
+    return {
+        "id": card_id, "joker": False, "rank": shown_rank(rank), "suit": SUIT_SYMBOLS[suit],
+        "suit_class": SUIT_CLASSES[suit], "wild": is_wild(card_id, level),
+        "name": card_label(card_id, level),
+    }
+
+
+def cards_context(card_ids: Iterable[int], level: int) -> list[dict[str, Any]]:
+    return [card_context(c, level) for c in card_ids]
+
+
+@dataclass
+class SeatInfo:
+    """One seat as the pages show it (public: names and flags, never cards)."""
+
+    position: int
+    name: str
+    is_bot: bool
+    autopilot: bool = False
+    away: bool = False
+    user_id: int | None = None
+    auto_play: str | None = None  # the seat's auto-play interval in seconds, or None
+
+
+def seat_infos(table: Table) -> dict[int, SeatInfo]:
+    infos = {}
+    for seat in table.seats.select_related("user__profile", "away_user__profile"):
+        infos[seat.position] = seat_info(seat)
+    return infos
+
+
+def seat_info(seat: Seat) -> SeatInfo:
+    if seat.is_bot:
+        if seat.away_user_id:
+            name = _("%(name)s (bot playing)") % {"name": display_name_of(seat.away_user)}
+        else:
+            name = _("Bot %(number)s") % {"number": seat.position + 1}
+        return SeatInfo(seat.position, name, True, away=bool(seat.away_user_id))
+    return SeatInfo(seat.position, display_name_of(seat.user), False, seat.autopilot, user_id=seat.user_id,
+                    auto_play=None if seat.auto_play is None else str(seat.auto_play))
+
+
+@dataclass
+class Scene:
+    """Everything a table page's fragments are drawn from at one step.
+
+    Built from the database once per change (``scene_for``) and carried in the table's
+    change event as JSON (``to_event``/``from_event``), so each open page renders its
+    viewer's part without a query. It holds the whole deal state: only the render
+    functions below, through ``view_for``, decide what a viewer sees.
+    """
+
+    table_id: int
+    kind: str
+    think_time: int
+    awards_points: bool
+    tier: str
+    deal_id: int
+    deal_number: int
+    match_id: int
+    match_status: str
+    match_winner: int | None
+    deadline: datetime | None
+    result: dict | None
+    state: DealState
+    seats: dict[int, SeatInfo]
+    # The state's JSON when the builder holds it already (the door just wrote it).
+    state_json: dict | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def seq(self) -> int:
+        return self.state.step
+
+    def position_of(self, user_id: int | None) -> int | None:
+        """The seat ``user_id`` sits in at this table, or None (a spectator)."""
+        if user_id is None:
+            return None
+        for info in self.seats.values():
+            if info.user_id == user_id:
+                return info.position
+        return None
+
+    def to_event(self) -> str:
+        """The scene as one JSON string: the channel layer packs a string for each page
+        it delivers to far faster than the nested state."""
+        data = {f: getattr(self, f) for f in self.__dataclass_fields__
+                if f not in ("state", "seats", "deadline", "state_json")}
+        data["deadline"] = self.deadline.isoformat() if self.deadline else None
+        data["state"] = self.state_json if self.state_json is not None else state_to_json(self.state)
+        data["seats"] = [asdict(info) for info in self.seats.values()]
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_event(cls, text: str) -> Scene:
+        data = json.loads(text)
+        data["deadline"] = datetime.fromisoformat(data["deadline"]) if data["deadline"] else None
+        data["state"] = state_from_json(data["state"])
+        data["seats"] = {info["position"]: SeatInfo(**info) for info in data["seats"]}
+        return cls(**data)
+
+
+def scene_for(table: Table, deal: Deal | None = None, seats: Iterable[Seat] | None = None, *,
+              state: DealState | None = None, state_json: dict | None = None) -> Scene | None:
+    """The scene of the table's current deal (None before the first deal). ``deal`` (with
+    its match loaded), ``seats`` (with users and profiles) and the deal's ``state`` save
+    their queries and parsing when the caller holds them already."""
+    if deal is None:
+        deal = current_deal(table)
+        if deal is None:
+            return None
+    if seats is None:
+        infos = seat_infos(table)
+    else:
+        infos = {seat.position: seat_info(seat) for seat in seats}
+    if Deal.match.is_cached(deal) or not hasattr(deal, "match_status"):
+        match_status, match_winner = deal.match.status, deal.match.winner_team
+    else:  # read with the deal, without loading the match (``selectors.deal_in_play``)
+        match_status, match_winner = deal.match_status, deal.match_winner
+    return Scene(
+        table_id=table.pk, kind=table.kind, think_time=table.think_time, awards_points=table.awards_points, tier=table.tier,
+        deal_id=deal.pk, deal_number=deal.number, match_id=deal.match_id, match_status=match_status,
+        match_winner=match_winner, deadline=deal.deadline, result=deal.result,
+        state=state if state is not None else state_from_json(deal.state), seats=infos,
+        state_json=state_json if state is not None else deal.state,
+    )
+
+
+def _move_context(move: dict, level: int, infos: dict[int, SeatInfo]) -> dict[str, Any]:
+    reading = move.get("reading")
+    return {
+        "seat": move["seat"],
+        "number": move["seat"] + 1,
+        "name": infos[move["seat"]].name if move["seat"] in infos else "",
+        "pass": not move["cards"],
+        "cards": cards_context(move["cards"], level),
+        "reading": Reading.from_json(reading).name if reading else "",
+        "actor": move.get("actor", "human"),
+    }
+
+
+# --------------------------------------------------------------------------------------
+# Public
+
+
+def public_context(scene: Scene) -> dict[str, Any]:
+    state, infos = scene.state, scene.seats
+    view = view_for(state, None)
+    level = state.level
+    last_by_seat: dict[int, dict] = {}
+    for move in view["trick"]:
+        last_by_seat[move["seat"]] = move
+    seats = []
+    for position in range(4):
+        info = infos.get(position) or SeatInfo(position, _("Empty"), False)
+        place = state.finished.index(position) + 1 if position in state.finished else None
+        last = last_by_seat.get(position)
+        seats.append({
+            "position": position,
+            "number": position + 1,
+            "team": "A" if team_of(position) == 0 else "B",
+            "name": info.name,
+            "is_bot": info.is_bot,
+            "away": info.away,
+            "autopilot": bool(view["autopilot"][position]) or info.autopilot,
+            "count": view["counts"][position],
+            "to_act": position in view["to_act"],
+            "place": place,
+            "last": _move_context(last, level, infos) if last else None,
+        })
+    deadline = scene.deadline.isoformat() if scene.deadline and not state.is_over else ""
+    top = view["top"]
+    gifts = []
+    for gift in view["tribute"]["gifts"]:
+        gifts.append({
+            "from": gift["from"] + 1,
+            "to": gift["to"] + 1,
+            "rank": gift["rank"],
+            "card": card_context(gift["card"], level) if gift["card"] is not None else None,
+            "returned": gift["returned_done"],
+        })
+    result = None
+    if state.is_over and scene.result:
+        result = {
+            "places": [p + 1 for p in scene.result["places"]],
+            "explanation": scene.result["explanation"],
+            "match_over": scene.result["match_over"],
+            "winner": "A" if scene.result["winner_team"] == 0 else "B",
+            "points": _winner_points(scene),
+        }
+    history = [_move_context(m, level, infos) for m in view["history"][-12:]]
+    return {
+        "deal_id": scene.deal_id,
+        "match_id": scene.match_id,
+        "seq": state.step,
+        "seats": seats,
+        "deadline": deadline,
+        "think_time": scene.think_time,
+        "phase": state.phase,
+        "trick": [_move_context(m, level, infos) for m in view["trick"]],
+        "top": _move_context(top, level, infos) if top else None,
+        "lead_seat": state.lead_seat + 1,
+        "tribute": {"kind": view["tribute"]["kind"], "resisted": view["tribute"]["resisted"], "gifts": gifts},
+        "result": result,
+        "history": list(reversed(history)),
+        "match_status": scene.match_status,
+        "match_winner": None if scene.match_winner is None else ("A" if scene.match_winner == 0 else "B"),
+    }
+
+
+def _winner_points(scene: Scene) -> int:
+    """R10.6: what each registered winner earned for this deal (0 off match tables)."""
+    if not scene.awards_points:
+        return 0
+    result = scene.result
+    factor = career.tier_factor(scene.tier)
+    return result["advance"] * factor + (career.MATCH_WIN_BONUS * factor if result["match_over"] else 0)
+
+
+def render_public(scene: Scene) -> str:
+    """The public fragments, the same for every viewer of the table: drawn from the
+    spectator's view only, so they cannot hold a hidden card."""
+    return render_to_string("live/_public.html", public_context(scene))
+
+
+# --------------------------------------------------------------------------------------
+# Private
+
+
+@dataclass
+class ViewerState:
+    """What one page remembers between renders (not stored: a reload starts afresh)."""
+
+    sort: str = "rank"
+    selected: tuple[int, ...] = ()
+    message: str = ""
+    message_kind: str = "info"  # info | error | hint
+    play_as: list[dict[str, Any]] = field(default_factory=list)
+    coach: str = ""
+
+
+def sorted_hand(hand: Sequence[int], level: int, mode: str) -> list[list[int]]:
+    """The hand in groups for display: one group for rank and suit order; the bots'
+    split into plays for ``combo`` (bombs and straight flushes kept whole)."""
+    if mode == "suit":
+        return [sorted(hand, key=lambda c: (SUIT_OF[c] if SUIT_OF[c] >= 0 else 9, card_strength(c, level), c))]
+    if mode == "combo":
+        from games.bots.grouping import group_hand
+
+        return group_hand(hand, level)
+    return [sorted(hand, key=lambda c: (card_strength(c, level), SUIT_OF[c], c))]
+
+
+def private_context(scene: Scene, seat: int | None, viewer: ViewerState, *, with_hand: bool = True) -> dict[str, Any]:
+    """What the viewer's own fragments are drawn from; without ``with_hand``, the hand's
+    cards are left out (only its key is computed)."""
+    state, infos = scene.state, scene.seats
+    view = view_for(state, seat)
+    level = state.level
+    to_act = seat is not None and seat in view["to_act"]
+    hand_groups = []
+    partner = None
+    if with_hand:
+        if seat is not None:
+            hand_groups = [cards_context(group, level) for group in sorted_hand(view["hand"], level, viewer.sort)]
+        if view["partner_hand"]:
+            partner = cards_context(view["partner_hand"], level)
+    choices = set(view["choices"] or ())
+    if seat is None:
+        levels = {"first": _("Team A %(level)s") % {"level": shown_rank_char(view["levels"]["A"])},
+                  "second": _("Team B %(level)s") % {"level": shown_rank_char(view["levels"]["B"])}}
+    else:
+        levels = {"first": _("Us %(level)s") % {"level": shown_rank_char(view["levels"]["us"])},
+                  "second": _("Them %(level)s") % {"level": shown_rank_char(view["levels"]["them"])}}
+    if state.is_over:
+        turn_text = _("The deal is over.")
+    elif to_act:
+        turn_text = {
+            "tribute": _("Your turn: choose the card to give as tribute."),
+            "return": _("Your turn: choose the card to give back."),
+        }.get(state.phase, _("Your turn to lead.") if state.leading else _("Your turn."))
+    else:
+        names = ", ".join(infos[s].name if s in infos else str(s + 1) for s in view["to_act"])
+        turn_text = _("Waiting for %(names)s.") % {"names": names}
+    info = infos.get(seat) if seat is not None else None
+    return {
+        "deal_id": scene.deal_id,
+        "seq": state.step,
+        "seat": seat,
+        "seat_number": None if seat is None else seat + 1,
+        "team": None if seat is None else ("A" if team_of(seat) == 0 else "B"),
+        "levels": levels,
+        "level": shown_rank_char(view["level"]),
+        "wilds": cards_context(state.wilds, level),
+        "wild_ids": tuple(state.wilds),
+        "deal_number": scene.deal_number,
+        "phase": state.phase,
+        "phase_label": PHASE_LABELS[state.phase],
+        "turn_text": turn_text,
+        "to_act": to_act,
+        "leading": state.leading,
+        "hand_groups": hand_groups,
+        "hand_count": len(view["hand"] or ()),
+        "selected": set(viewer.selected),
+        "choices": choices,
+        "partner": partner,
+        "viewer": viewer,
+        "sort_modes": SORT_MODES,
+        "auto_play": None if info is None else info.auto_play,
+        "autopilot": bool(seat is not None and view["autopilot"][seat]),
+        "auto_intervals": ("0.3", "0.5", "1", "2", "3", "4", "5"),
+        "over": state.is_over,
+        # What the hand fragment is drawn from: equal keys draw equal hands (see PrivateParts).
+        "hand_key": (scene.deal_id, seat, tuple(view["hand"] or ()), tuple(view["partner_hand"] or ()),
+                     viewer.sort, tuple(sorted(viewer.selected)), tuple(sorted(choices)), level),
+    }
+
+
+def shown_rank_char(char: str) -> str:
+    return "10" if char == "T" else char
+
+
+@dataclass(frozen=True)
+class PrivateParts:
+    """A viewer's own fragments: ``#tbl-status``, ``#tbl-hand`` and ``#tbl-controls``.
+
+    ``hand_key`` says what the hand was drawn from (deal, seat, cards, partner's cards
+    after R9.4, sort, selection, choices), so a page can leave its hand alone when another
+    seat's move did not change it: the hand is most of a page's HTML, and not redrawing
+    it keeps a selection the player is still making in the browser.
+    """
+
+    status: str
+    hand: str
+    controls: str
+    hand_key: tuple
+
+    def html(self, *, with_hand: bool = True) -> str:
+        return self.status + (self.hand if with_hand else "") + self.controls
+
+
+def render_private_parts(scene: Scene, seat: int | None, viewer: ViewerState, *, skip_hand: tuple | None = None
+                         ) -> PrivateParts:
+    """The viewer's own fragments, from that seat's view only (a spectator's with
+    ``seat=None``). With ``skip_hand`` equal to the new hand key, the hand is not drawn
+    (``hand`` is "")."""
+    context = private_context(scene, seat, viewer, with_hand=False)
+    key = context["hand_key"]
+    hand = ""
+    if skip_hand != key:
+        context = private_context(scene, seat, viewer)
+        hand = render_to_string("live/_hand.html", context)
+    return PrivateParts(_shells.render("live/_status.html", context, STATUS_KEYS),
+                        hand, _shells.render("live/_controls.html", context, CONTROLS_KEYS), key)
+
+
+# What the status and controls fragments show, besides the step they belong to: equal
+# values draw equal fragments but for the step (see _Shells).
+STATUS_KEYS = ("levels", "level", "wild_ids", "deal_number", "phase_label", "turn_text", "to_act")
+CONTROLS_KEYS = ("seat", "over", "phase", "to_act", "leading", "autopilot", "auto_play")
+
+
+class _Shells:
+    """The status and controls fragments drawn once per process for each combination of
+    what they show, with the step (deal and sequence number) filled in per page.
+
+    Of a table's four pages, three only wait at each step, and the fragments they are
+    shown repeat: drawing them again from the templates was most of a page's work.
+    The viewer's own message, "play as" offers, coach's note and sort mode are part of
+    the key; so is the language.
+    """
+
+    SIZE = 4096
+    DEAL, SEQ = "\x00deal\x00", "\x00seq\x00"
+
+    def __init__(self):
+        self._drawn: dict[tuple, str] = {}
+        self._lock = threading.Lock()
+
+    def render(self, template: str, context: dict[str, Any], keys: tuple[str, ...]) -> str:
+        viewer = context["viewer"]
+        key = (template, get_language(), tuple(_frozen(context[k]) for k in keys), viewer.message, viewer.message_kind,
+               viewer.coach, viewer.sort, tuple(r["name"] for r in viewer.play_as))
+        with self._lock:
+            shell = self._drawn.get(key)
+        if shell is None:
+            shell = render_to_string(template, dict(context, deal_id=self.DEAL, seq=self.SEQ))
+            with self._lock:
+                if len(self._drawn) >= self.SIZE:
+                    self._drawn.clear()
+                self._drawn[key] = shell
+        return shell.replace(self.DEAL, str(context["deal_id"])).replace(self.SEQ, str(context["seq"]))
+
+
+def _frozen(value):
+    return tuple(sorted(value.items())) if isinstance(value, dict) else value
+
+
+_shells = _Shells()
+
+
+def render_private(scene: Scene, seat: int | None, viewer: ViewerState) -> str:
+    """The viewer's own fragments as one piece of HTML."""
+    return render_private_parts(scene, seat, viewer).html()
+
+
+def play_as_options(state: DealState, cards: Sequence[int]) -> list[Reading]:
+    """R3.5: the readings the selected cards may be played as now (leads: every reading;
+    follows: those that beat the top)."""
+    top = state.top_reading
+    if top is None:
+        return readings_of(list(cards), state.level)
+    return beating_readings(list(cards), state.level, top)
+
+
+def now_iso() -> str:
+    return timezone.now().isoformat()

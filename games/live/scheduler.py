@@ -1,0 +1,135 @@
+"""Run a table's timers later: bot turns, think-time timeouts, the next deal, the sweep.
+
+Every timer names a task by its string (``"table_turn"`` is the Celery task
+``games.table_turn``) and gives its arguments; the task bodies (``games.live.tasks``)
+are idempotent (keyed by table, deal and sequence number), so a timer that fires late,
+twice, or after a restart does nothing harmful. The scheduler never imports the tasks:
+they import the door, which schedules, so the tasks module registers its functions here
+(``register``) when it is imported (by ``GamesConfig.ready`` in every process, and by
+Celery's autodiscovery in a worker).
+
+Two ways to run, same task functions (docs/architecture.md):
+
+- ``GUANDAN_SCHEDULER = "celery"`` (``REDIS_URL`` set): ``send_task`` by name with a
+  countdown, picked up by a Celery worker; Celery beat runs the sweep.
+- ``"inprocess"`` (the embedded default): the timer lives on the server's own event loop
+  (the loop the in-memory channel layer lives on, so broadcasts reach the pages). The
+  ASGI application binds that loop on its first call (``bind_loop``) and starts a periodic
+  sweep on it, which also re-arms what a restart dropped.
+
+``schedule`` is called from synchronous code after commit; it never blocks on I/O in
+the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import threading
+from collections.abc import Callable
+
+from asgiref.sync import sync_to_async
+from celery import current_app
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+SWEEP_INTERVAL = 5.0  # seconds between in-process sweeps
+
+_loop: asyncio.AbstractEventLoop | None = None
+_sweeper: asyncio.Task | None = None
+# Strong references: the event loop keeps only weak ones to running tasks.
+_running: set[asyncio.Task] = set()
+_lock = threading.Lock()
+
+
+TASK_PREFIX = "games."  # Celery's name of task "table_turn" is "games.table_turn"
+_registry: dict[str, Callable] = {}
+
+
+def register(func: Callable) -> Callable:
+    """Make ``func`` runnable by ``schedule(func.__name__, ...)`` in this process."""
+    _registry[func.__name__] = func
+    return func
+
+
+def _task(name: str) -> Callable:
+    try:
+        return _registry[name]
+    except KeyError:
+        raise LookupError(f"no task {name!r} is registered (is games.live.tasks imported?)") from None
+
+
+def schedule(name: str, *args, delay: float) -> None:
+    """Run task ``name`` with ``args`` after ``delay`` seconds."""
+    delay = max(0.0, float(delay))
+    if settings.GUANDAN_SCHEDULER == "celery":
+        current_app.send_task(TASK_PREFIX + name, args=args, countdown=delay)
+        return
+    loop = _loop
+    if loop is None or loop.is_closed():
+        # No server loop (a management command, a plain test): a daemon thread runs the
+        # task function instead. The periodic sweep covers a process that exits first.
+        timer = threading.Timer(delay, _run_sync, args=(name, args))
+        timer.daemon = True
+        timer.start()
+        return
+    # A fresh context: on_commit may run inside database_sync_to_async, and inheriting
+    # its context makes asgiref think the single-thread executor would deadlock.
+    loop.call_soon_threadsafe(_start, name, args, delay, context=contextvars.Context())
+
+
+def _run_sync(name: str, args: tuple) -> None:
+    try:
+        _task(name)(*args)
+    except Exception:  # a timer must never take the process down
+        log.exception("task %s%r failed", name, args)
+
+
+def _start(name: str, args: tuple, delay: float) -> None:
+    loop = asyncio.get_running_loop()
+    loop.call_later(delay, _spawn, name, args)
+
+
+def _spawn(name: str, args: tuple) -> None:
+    task = asyncio.ensure_future(_run_async(name, args))
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+
+
+async def _run_async(name: str, args: tuple) -> None:
+    try:
+        await sync_to_async(_task(name), thread_sensitive=True)(*args)
+    except Exception:
+        log.exception("task %s%r failed", name, args)
+
+
+def bind_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Use ``loop`` for in-process timers (called by the ASGI app on every connection;
+    cheap after the first) and start the periodic sweep on it."""
+    global _loop, _sweeper
+    if settings.GUANDAN_SCHEDULER != "inprocess" or loop is _loop:
+        return
+    with _lock:
+        if loop is _loop:
+            return
+        _loop = loop
+        _sweeper = loop.create_task(_sweep_forever())
+
+
+async def _sweep_forever() -> None:
+    while True:
+        await _run_async("sweep", ())
+        await asyncio.sleep(SWEEP_INTERVAL)
+
+
+class SchedulerLoopMiddleware:
+    """ASGI middleware: binds the server's event loop for in-process timers."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        bind_loop(asyncio.get_running_loop())
+        return await self.app(scope, receive, send)
