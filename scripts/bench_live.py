@@ -346,9 +346,25 @@ def _deal_row(deal_id: int):
                         prepare=True).fetchone()
 
 
-def choose(deal_id: int, seq: int, seat: int):
-    """The message(s) a player at ``seat`` sends at step ``seq``, or None when the
-    database has moved on: the normal bot's choice, through the page's fields."""
+def start_player_process() -> None:
+    """Set up a scripted players' process: Django's settings (the environment came from
+    this script's ``main``), nothing else. The process is spawned, not forked: a fork
+    would inherit this process's Celery broker connection, and kombu's after-fork cleanup
+    then blocked in the child reading it, so that child never chose a move and the
+    script never exited."""
+    import django
+
+    django.setup()
+
+
+def choose(deal_id: int, seq: int, seat: int) -> tuple[int, list[dict] | None]:
+    """(this process's pid, the message(s) a player at ``seat`` sends at step ``seq``, or
+    None when the database has moved on): the normal bot's choice, through the page's
+    fields."""
+    return os.getpid(), _choose(deal_id, seq, seat)
+
+
+def _choose(deal_id: int, seq: int, seat: int) -> list[dict] | None:
     from games.engine.replay import state_from_json
     from games.live.bot_moves import choose_for_seat
     from games.live.render import play_as_options
@@ -389,6 +405,7 @@ class Socket:
     last_error: str = ""
     refusals: list = field(default_factory=list)
     last_message: float = 0.0
+    step_bytes: list = field(default_factory=list)  # bytes of the first message of each step
 
 
 class Harness:
@@ -400,7 +417,9 @@ class Harness:
         # The players' choices run in processes of their own: computed in this process's
         # threads, they held the interpreter lock while the sockets' frames waited to be
         # read and timed, which added the harness's own delays to the figures.
-        self.players = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"))
+        self.players = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn"),
+                                           initializer=start_player_process)
+        self.choices_by_process: collections.Counter = collections.Counter()  # pid -> choices made
         self.sockets: list[Socket] = []
         self.sends: list[tuple] = []  # (table id, deal, seq acted on, time sent)
         self.acting = False
@@ -465,6 +484,8 @@ class Harness:
             return
         sock.last_error = error_text
         sock.counts[key] += 1
+        if key not in sock.first_seen:
+            sock.step_bytes.append(len(html.encode()))
         sock.first_seen.setdefault(key, now)
         deal, seq = int(private.group(2)), int(private.group(1))
         sock.last_private = (deal, seq)
@@ -478,7 +499,8 @@ class Harness:
         if not self.acting or sock.last_private != (deal, seq):
             return
         loop = asyncio.get_running_loop()
-        messages = await loop.run_in_executor(self.players, choose, deal, seq, sock.viewer.seat)
+        pid, messages = await loop.run_in_executor(self.players, choose, deal, seq, sock.viewer.seat)
+        self.choices_by_process[pid] += 1
         if not messages or not self.acting or sock.last_private != (deal, seq):
             return
         sock.offers_expected += len(messages) - 1
@@ -688,6 +710,7 @@ async def run_part(harness: Harness, tables: list[BenchTable], *, seconds: float
     sockets = await harness.connect(tables)
     await asyncio.sleep(0.5)  # every consumer has joined its group
     harness.think = think
+    harness.choices_by_process.clear()
     harness.acting = True
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(harness.executor, start_matches, tables)
@@ -737,6 +760,13 @@ async def run_part(harness: Harness, tables: list[BenchTable], *, seconds: float
     ]
     if bots or bot_missing:
         rows.append(("bots' actions: recorded -> all 4 sockets", ms(percentiles(bots))))
+    step_bytes = percentiles([b for sock in sockets for b in sock.step_bytes])
+    rows.append(("bytes a step sends each socket", f"median {step_bytes.get('p50', 0):,.0f}, "
+                 f"p95 {step_bytes.get('p95', 0):,.0f}, max {step_bytes.get('max', 0):,.0f} "
+                 f"(over {step_bytes.get('n', 0)} steps x sockets; WebSocket compression off)"))
+    choices = harness.choices_by_process
+    rows.append(("player processes (moves chosen by each)",
+                 f"{len(choices)} ({', '.join(str(n) for n in sorted(choices.values(), reverse=True))})"))
     rows += [
         ("actions whose step never reached all 4", str(human_missing + bot_missing)),
         ("steps x sockets checked", str(checks.get("deliveries", 0))),
@@ -754,7 +784,8 @@ async def run_part(harness: Harness, tables: list[BenchTable], *, seconds: float
     rows.append(("CPU, everything else (other processes)", f"{others / duration:.2f} cores"))
     print_table(title, rows)
     return {"human": percentiles(human), "bots": percentiles(bots), "rate": actions_in_window / duration,
-            "checks": checks, "missing": human_missing + bot_missing}
+            "checks": checks, "missing": human_missing + bot_missing, "step_bytes": step_bytes,
+            "player_processes": dict(choices)}
 
 
 def _count_actions(table_ids, since: float, until: float) -> int:
@@ -773,6 +804,15 @@ async def main_async(args, services: Services) -> list[dict]:
     loop = asyncio.get_running_loop()
     harness = Harness(services.ports)
     harness.jitter = args.jitter
+    try:
+        return await _run_parts(args, services, harness)
+    finally:
+        harness.players.shutdown(wait=True, cancel_futures=True)
+        harness.executor.shutdown(wait=True, cancel_futures=True)
+
+
+async def _run_parts(args, services: Services, harness: Harness) -> list[dict]:
+    loop = asyncio.get_running_loop()
     quiet = args.next_deal_delay + 1.5
     results = []
     if not args.skip_one_table:
