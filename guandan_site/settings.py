@@ -174,6 +174,7 @@ if REDIS_URL:
         }
     }
     CELERY_BROKER_URL = REDIS_URL
+    CELERY_BROKER_TRANSPORT = "guandan_site.broker:Transport"  # survives losing Redis (broker.py)
     GUANDAN_SCHEDULER = "celery"
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -181,7 +182,20 @@ else:
     CELERY_BROKER_URL = "memory://"
     GUANDAN_SCHEDULER = "inprocess"
 
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    # A dead Redis is noticed within seconds, not at the next TCP timeout.
+    "socket_timeout": 5,
+    "socket_connect_timeout": 5,
+    "retry_on_timeout": True,
+    "health_check_interval": 10,
+}
+# A worker outlives any Redis outage: it reconnects for as long as it takes (Celery's
+# default gives up after 100 tries and the worker exits), and publishing a timer from
+# inside a task gives up quickly, leaving it to the sweep.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
@@ -191,13 +205,18 @@ CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TIMEZONE = "UTC"
 # Celery beat re-arms overdue turns after any crash (games.live.tasks.sweep); the embedded
 # default runs the same sweep on the server's event loop (games.live.scheduler).
-CELERY_BEAT_SCHEDULE = {"sweep-overdue-turns": {"task": "games.sweep", "schedule": 10.0}}
+CELERY_BEAT_SCHEDULE = {"sweep-overdue-turns": {"task": "games.sweep", "schedule": 5.0}}
 
 # --- Live table -----------------------------------------------------------------------
 
 # Threads per server process for the table pages' database work (the door, fresh
 # renders); keep DATABASE_POOL_MAX above it.
 GUANDAN_DATABASE_THREADS = env_int("GUANDAN_DATABASE_THREADS", 8)
+
+# Seconds between a server process's checks that its open table pages hold their
+# table's newest step (a page whose change event was lost is drawn afresh on the second
+# check that finds it behind: within about two intervals).
+GUANDAN_RESYNC_INTERVAL = float(os.environ.get("GUANDAN_RESYNC_INTERVAL", "1.0"))
 
 # Seconds the settlement of a deal stays on screen before the next deal is dealt.
 GUANDAN_NEXT_DEAL_DELAY = float(os.environ.get("GUANDAN_NEXT_DEAL_DELAY", "6"))

@@ -13,6 +13,7 @@ HTML its consumer renders from its own seat's view.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import threading
 
@@ -24,6 +25,8 @@ from django.utils import translation
 
 from games.live.render import render_public, scene_for
 from games.models import Table
+
+log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 
@@ -68,10 +71,14 @@ class _Announcement:
         self.scene = scene
 
     def __call__(self) -> None:
-        if self.scene is None:
-            send_table_changed(self.table_id)
-        else:
+        # The change is committed whatever happens here: a failed send (the channel
+        # layer's Redis down, say) must not reach whoever made the change as an error.
+        # Pages that missed the event catch up from the database (the table consumer's
+        # resync, docs/architecture.md "How a step reaches every page").
+        try:
             send_table_changed(self.table_id, self.scene)
+        except Exception:
+            log.exception("table %s: the change event could not be sent; pages will resync", self.table_id)
 
 
 def announce_table_changed(table_id: int, scene=None) -> None:

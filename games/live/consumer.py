@@ -13,9 +13,11 @@ a message that names the rule, and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import logging
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal, InvalidOperation
 
@@ -103,6 +105,70 @@ def _scene_of(table_id: int, text: str) -> Scene:
     return scene
 
 
+class _Resync:
+    """Pages that missed a step catch up from the database.
+
+    A step reaches pages through the channel layer after its commit; that hop can be
+    lost (the committing process dies between commit and publish, the channel layer's
+    Redis is down or restarting). So every server process checks, every
+    ``GUANDAN_RESYNC_INTERVAL`` seconds and with one query for all its open tables, each
+    table's newest step in the database; a page still behind it on two checks in a row
+    (an event in flight gets one interval to arrive) is drawn afresh from the database,
+    exactly as on a reconnect. One per event loop; it runs only while pages are open.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop):
+        self.loop = loop
+        self.pages: dict[int, set[TableConsumer]] = {}
+        self.task: asyncio.Task | None = None
+
+    def add(self, page: TableConsumer) -> None:
+        self.pages.setdefault(page.table_id, set()).add(page)
+        if self.task is None or self.task.done():
+            self.task = self.loop.create_task(self.run())
+
+    def discard(self, page: TableConsumer) -> None:
+        pages = self.pages.get(page.table_id)
+        if pages is not None:
+            pages.discard(page)
+            if not pages:
+                del self.pages[page.table_id]
+
+    async def run(self) -> None:
+        while self.pages:
+            await asyncio.sleep(settings.GUANDAN_RESYNC_INTERVAL)
+            try:
+                await self.check()
+            except Exception:  # the database may be down: try again next time
+                log.warning("resync check failed", exc_info=True)
+
+    async def check(self) -> None:
+        table_ids = list(self.pages)
+        if not table_ids:
+            return
+        newest = await _in_thread(live_selectors.newest_steps)(table_ids)
+        for table_id, step in newest.items():
+            for page in list(self.pages.get(table_id, ())):
+                if page.drawn[0] == 0 or page.drawn >= step:
+                    page.behind = None  # up to date, or still in the waiting room
+                elif page.behind is not None and page.drawn < page.behind:
+                    page.behind = None  # behind on two checks in a row: the event was lost
+                    await page.resync()
+                else:
+                    page.behind = step  # seen behind once: the event may be in flight
+
+
+_RESYNCS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> _Resync
+
+
+def _resync_of_this_loop() -> _Resync:
+    loop = asyncio.get_running_loop()
+    resync = _RESYNCS.get(loop)
+    if resync is None:
+        resync = _RESYNCS[loop] = _Resync(loop)
+    return resync
+
+
 class _Choose(Exception):
     """The selected cards read several ways: the player chooses first (R3.5)."""
 
@@ -156,6 +222,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.hand_key: tuple | None = None  # what the hand the page shows was drawn from
         self.scene: Scene | None = None  # the newest scene drawn
         self.user_id: int | None = None
+        # The resync draws this page from its own task: it takes turns with the page's
+        # messages and events, which otherwise run one at a time.
+        self.turn = asyncio.Lock()
         if not await _in_thread(self._may_watch)():
             # No such table, or a friend table this browser was not invited to (R10.3).
             await self.close(code=4404)
@@ -163,11 +232,36 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.accept()
         await self.send_render()
+        self.behind: tuple[int, int] | None = None  # a newer step the resync saw first
+        _resync_of_this_loop().add(self)
 
     async def disconnect(self, code):
+        if hasattr(self, "behind"):
+            _resync_of_this_loop().discard(self)
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
 
+    async def resync(self) -> None:
+        """Draw the page afresh from the database: a step's event never reached it. A
+        player to act at that step gets their whole think time from now (R9.2)."""
+        async with self.turn:
+            log.info("table %s: page behind at %s, drawing it afresh", self.table_id, self.drawn)
+            self.viewer.play_as = []
+            await self.send_render()
+            scene = self.scene
+            position = scene.position_of(self.user_id) if scene is not None else None
+            if position is None or position not in scene.state.to_act:
+                return
+            moved = await _in_thread(door.grant_resync_grace)(
+                table_id=self.table_id, deal_id=scene.deal_id, seq=scene.seq, position=position
+            )
+            if moved:
+                await self.send_render()
+
     async def table_changed(self, event):
+        async with self.turn:
+            await self._table_changed(event)
+
+    async def _table_changed(self, event):
         data = event.get("scene")
         if data is None:
             # No deal yet (the waiting room follows seat changes over HTTP) or an event
@@ -254,7 +348,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.refuse("R9.1", _("an action needs an \"action\" field"))
             return
         try:
-            html = await _in_thread(self.handle)(data)
+            async with self.turn:
+                html = await _in_thread(self.handle)(data)
         except Exception:  # a bug must not cost the player the connection
             log.exception("table %s: action %r failed", self.table_id, data.get("action"))
             await self.refuse("R9.1", _("that could not be done; nothing was changed"))

@@ -524,6 +524,30 @@ def _overdue(deal: Deal, now, grace: float) -> bool:
     return False
 
 
+def grant_resync_grace(*, table_id: int, deal_id: int, seq: int, position: int) -> bool:
+    """A page that was shown step ``seq`` only now, because the change's event never
+    reached it (the table consumer's resync), gives the player at ``position`` their
+    whole think time from now if they are to act there (R9.2: the think time counts from
+    the moment the turn is shown). Returns whether the deadline moved."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        deal = Deal.objects.filter(pk=deal_id, match__table_id=table_id, seq=seq, finished_at__isnull=True).first()
+        if table is None or deal is None or deal.deadline is None:
+            return False
+        state = state_from_json(deal.state)
+        seat = table.seats.filter(position=position).first()
+        if position not in state.to_act or not _thinking(seat):
+            return False
+        deadline = timezone.now() + timedelta(seconds=table.think_time)
+        if deal.deadline >= deadline - timedelta(seconds=1):
+            return False  # the whole think time is left already
+        deal.deadline = deadline
+        _arm_clock(table.pk, deal)
+        deal.save(update_fields=["deadline", "clock_at"])
+        announce_table_changed(table.pk)
+    return True
+
+
 # ----------------------------------------------------------------------------------------
 # Seat settings during play
 

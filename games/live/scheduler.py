@@ -65,7 +65,12 @@ def schedule(name: str, *args, delay: float) -> None:
     """Run task ``name`` with ``args`` after ``delay`` seconds."""
     delay = max(0.0, float(delay))
     if settings.GUANDAN_SCHEDULER == "celery":
-        current_app.send_task(TASK_PREFIX + name, args=args, countdown=delay)
+        try:
+            current_app.send_task(TASK_PREFIX + name, args=args, countdown=delay)
+        except Exception:
+            # The broker is unreachable: the change this timer follows is committed, and
+            # the sweep re-arms overdue timers once the broker is back.
+            log.exception("timer %s%r could not be sent; the sweep will re-arm it", name, args)
         return
     loop = _loop
     if loop is None or loop.is_closed():

@@ -3,6 +3,10 @@ seat's view. Used by the door, the rendering and the pages; they change nothing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from django.db.models import OuterRef, Subquery
+
 from games.engine.deal import DealState
 from games.engine.replay import state_from_json
 from games.engine.views import view_for
@@ -44,3 +48,16 @@ def seat_of(table: Table, user) -> Seat | None:
 def view_of(deal: Deal, seat: int | None) -> dict:
     """What ``seat`` may see of the deal now (engine ``view_for``)."""
     return view_for(state_from_json(deal.state), seat)
+
+
+def newest_steps(table_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
+    """{table id: (deal id, seq)} of each table's newest deal, for the tables that have
+    one, in one query: what a page of that table must have drawn to be up to date. A
+    later deal always has a larger id."""
+    newest = Deal.objects.filter(match__table_id=OuterRef("pk")).order_by("-match__number", "-number")
+    rows = (
+        Table.objects.filter(pk__in=list(table_ids))
+        .annotate(deal_id=Subquery(newest.values("pk")[:1]), deal_seq=Subquery(newest.values("seq")[:1]))
+        .values_list("pk", "deal_id", "deal_seq")
+    )
+    return {pk: (deal_id, seq) for pk, deal_id, seq in rows if deal_id is not None}

@@ -1,0 +1,153 @@
+"""Every committed step reaches every open page, even when its change event is lost.
+
+The event travels from the committing process through the channel layer; when that hop
+fails (the channel layer's Redis is down, the process died between commit and publish),
+the action still stands: its sender is never told it was refused, and each page catches
+up from the database (the table consumer's resync). A player who is shown a turn late
+gets their whole think time from the moment it is shown (R9.2).
+"""
+
+import asyncio
+import re
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import override_settings
+from django.utils import timezone
+
+from games.live import broadcast, door, scheduler
+from games.live import selectors as live_selectors
+from games.models import Action, Deal
+
+from .test_table_consumer import connect, drain, state_of
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+STATUS_SEQ = re.compile(r'id="tbl-status"[^>]*data-seq="(\d+)"')
+
+
+def _lose_events(monkeypatch):
+    """Every change event fails to send, as with the channel layer's Redis down."""
+    lost = []
+
+    def fail(table_id, scene=None):
+        lost.append(table_id)
+        raise ConnectionError("the channel layer is unreachable")
+
+    monkeypatch.setattr(broadcast, "send_table_changed", fail)
+    return lost
+
+
+async def _shown_seq(page, timeout):
+    """The newest step a page was sent within ``timeout`` seconds (or None)."""
+    newest = None
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while loop.time() < end:
+        if await page.receive_nothing(timeout=0.05):
+            continue
+        html = await page.receive_from(timeout=5)
+        found = STATUS_SEQ.search(html)
+        if found:
+            newest = int(found.group(1))
+    return newest
+
+
+@override_settings(GUANDAN_RESYNC_INTERVAL=0.2)
+@pytest.mark.asyncio
+async def test_a_lost_event_neither_refuses_the_sender_nor_leaves_a_page_behind(playing_table, monkeypatch):
+    table, users = playing_table
+    deal, state = await state_of(table)
+    leader = state.turn
+    pages = [(await connect(table, users[s]))[0] for s in range(4)]
+    lost = _lose_events(monkeypatch)
+    card = min(state.hands[leader])
+    await pages[leader].send_json_to({"action": "play", "card": [card], "deal": deal.pk, "seq": deal.seq})
+    reply = await pages[leader].receive_from(timeout=5)
+    assert lost == [table.pk]
+    assert "tbl-message-error" not in reply and "R9.1" not in reply
+    assert f'data-seq="{deal.seq + 1}"' in reply
+    count = await database_sync_to_async(Action.objects.filter(deal_id=deal.pk).count)()
+    assert count == deal.seq + 1
+    # The other pages got no event, yet hold the new step within a few resync intervals.
+    for seat in range(4):
+        if seat != leader:
+            assert await _shown_seq(pages[seat], timeout=3.0) == deal.seq + 1
+    for page in pages:
+        await page.disconnect()
+
+
+@override_settings(GUANDAN_RESYNC_INTERVAL=0.2)
+@pytest.mark.asyncio
+async def test_a_page_up_to_date_is_not_drawn_again(playing_table):
+    table, users = playing_table
+    deal, state = await state_of(table)
+    pages = [(await connect(table, users[s]))[0] for s in range(4)]
+    await pages[state.turn].send_json_to(
+        {"action": "play", "card": [min(state.hands[state.turn])], "deal": deal.pk, "seq": deal.seq}
+    )
+    for page in pages:
+        assert any(f'data-seq="{deal.seq + 1}"' in m for m in await drain(page))
+    # Events delivered: the resync has nothing to send over several intervals.
+    for page in pages:
+        assert await page.receive_nothing(timeout=1.0)
+        await page.disconnect()
+
+
+@override_settings(GUANDAN_RESYNC_INTERVAL=0.2)
+@pytest.mark.asyncio
+async def test_the_player_shown_the_turn_late_gets_the_whole_think_time(playing_table, monkeypatch):
+    table, users = playing_table
+    deal, state = await state_of(table)
+    leader = state.turn
+    pages = [(await connect(table, users[s]))[0] for s in range(4)]
+    _lose_events(monkeypatch)
+    await pages[leader].send_json_to(
+        {"action": "play", "card": [min(state.hands[leader])], "deal": deal.pk, "seq": deal.seq}
+    )
+    await pages[leader].receive_from(timeout=5)
+
+    def shorten_the_clock():
+        # As if the event had been lost long ago: little of the think time is left.
+        Deal.objects.filter(pk=deal.pk).update(deadline=timezone.now() + timedelta(seconds=2))
+
+    await database_sync_to_async(shorten_the_clock)()
+    nxt = (await state_of(table))[1].turn
+    assert await _shown_seq(pages[nxt], timeout=3.0) == deal.seq + 1
+    moved = await database_sync_to_async(lambda: Deal.objects.get(pk=deal.pk).deadline)()
+    assert moved >= timezone.now() + timedelta(seconds=table.think_time - 5)
+    for page in pages:
+        await page.disconnect()
+
+
+def test_grace_is_given_only_to_the_seat_to_act_at_that_step(playing_table):
+    table, _users = playing_table
+    deal = live_selectors.current_deal(table)
+    state = live_selectors.deal_state(deal)
+    other = next(p for p in range(4) if p not in state.to_act)
+    assert not door.grant_resync_grace(table_id=table.pk, deal_id=deal.pk, seq=deal.seq, position=other)
+    assert not door.grant_resync_grace(table_id=table.pk, deal_id=deal.pk, seq=deal.seq + 1, position=state.turn)
+    Deal.objects.filter(pk=deal.pk).update(deadline=timezone.now() + timedelta(seconds=1))
+    assert door.grant_resync_grace(table_id=table.pk, deal_id=deal.pk, seq=deal.seq, position=state.turn)
+    # Already the whole think time: nothing moves.
+    assert not door.grant_resync_grace(table_id=table.pk, deal_id=deal.pk, seq=deal.seq, position=state.turn)
+
+
+def test_newest_steps_reads_each_tables_newest_deal(playing_table, make_user, make_table):
+    table, _users = playing_table
+    deal = live_selectors.current_deal(table)
+    waiting = make_table(make_user())
+    assert live_selectors.newest_steps([table.pk, waiting.pk]) == {table.pk: (deal.pk, deal.seq)}
+
+
+@override_settings(GUANDAN_SCHEDULER="celery", CELERY_BROKER_URL="redis://127.0.0.1:1/0")
+def test_a_timer_the_broker_cannot_take_is_logged_not_raised(monkeypatch, caplog):
+    from celery import current_app
+
+    def unreachable(*args, **kwargs):
+        raise ConnectionError("broker unreachable")
+
+    monkeypatch.setattr(current_app, "send_task", unreachable)
+    scheduler.schedule("table_turn", 1, 2, 3, delay=1)
+    assert "could not be sent" in caplog.text
