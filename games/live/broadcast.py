@@ -76,7 +76,10 @@ class _Announcement:
         # Pages that missed the event catch up from the database (the table consumer's
         # resync, docs/architecture.md "How a step reaches every page").
         try:
-            send_table_changed(self.table_id, self.scene)
+            if self.scene is None:
+                send_table_changed(self.table_id)
+            else:
+                send_table_changed(self.table_id, self.scene)
         except Exception:
             log.exception("table %s: the change event could not be sent; pages will resync", self.table_id)
 
