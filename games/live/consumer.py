@@ -485,6 +485,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _suggest(self, table: Table, position: int) -> str:
         from games.bots import suggest
 
+        if table.kind == Table.Kind.MATCH:
+            raise door.PlayError("R10.8", _("suggestions are for friend and practice tables; match tables play unassisted"))
         state = state_from_json(live_selectors.current_deal(table).state)
         try:
             suggestion = suggest(view_for(state, position))

@@ -294,7 +294,14 @@ def _settle(table: Table, deal: Deal, state: DealState, seats: dict[int, Seat]) 
         table.status = Table.Status.FINISHED
         table.save(update_fields=["status", "updated_at"])
     match.save(update_fields=fields)
-    winners = [s.user for s in seats.values() if s.position % 2 == settlement.winner_team and s.user_id]
+    # R10.8: at a match table, a seat the autopilot played for more than half of its own
+    # decisions earns its player nothing for the deal; the settlement says so.
+    assisted = _mostly_automatic_seats(deal, seats) if table.kind == Table.Kind.MATCH else []
+    deal.result["no_points_r10_8"] = assisted
+    winners = [
+        s.user for s in seats.values()
+        if s.position % 2 == settlement.winner_team and s.user_id and s.position not in assisted
+    ]
     account_services.award_deal_points(
         deal=deal, winners=winners, levels_advanced=settlement.advance, match_won=engine.is_over
     )
@@ -303,6 +310,20 @@ def _settle(table: Table, deal: Deal, state: DealState, seats: dict[int, Seat]) 
         transaction.on_commit(
             lambda: schedule("next_deal", table_id, deal_id, delay=settings.GUANDAN_NEXT_DEAL_DELAY)
         )
+
+
+def _mostly_automatic_seats(deal: Deal, seats: dict[int, Seat]) -> list[int]:
+    """The human seats (R10.8) more than half of whose own actions in the deal were made
+    for them (timeouts and the autopilot, R9.2), in seat order."""
+    own, automatic = [0] * 4, [0] * 4
+    for position, actor in Action.objects.filter(deal=deal).values_list("seat", "actor"):
+        own[position] += 1
+        if actor != HUMAN:
+            automatic[position] += 1
+    return [
+        position for position, seat in sorted(seats.items())
+        if seat.user_id is not None and own[position] and automatic[position] * 2 > own[position]
+    ]
 
 
 def _sync_autopilot(seats: dict[int, Seat], state: DealState) -> bool:
@@ -561,6 +582,8 @@ def take_back_control(*, table: Table, user) -> None:
 def set_auto_play(*, table: Table, user, interval: Decimal | None) -> None:
     """Auto play: the seat's moves are made for it every ``interval`` seconds (the
     suggestion), until switched off (None)."""
+    if interval is not None and table.kind == Table.Kind.MATCH:
+        raise PlayError("R10.8", _("auto play is for friend and practice tables; match tables play unassisted"))
     if interval is not None and Decimal(interval) not in AUTO_PLAY_INTERVALS:
         raise PlayError("R9.2", _("choose an auto-play interval from the list"))
     _change_seat(table, user, auto_play=interval)

@@ -210,21 +210,6 @@ async def test_several_readings_offer_play_as_buttons(playing_table):
     await page.disconnect()
 
 
-async def test_sort_and_suggestion_stay_on_the_page(playing_table):
-    table, users = playing_table
-    deal, state = await state_of(table)
-    page, _ = await connect(table, users[state.turn])
-    for mode in ("sort-suit", "sort-combo", "sort-rank"):
-        await page.send_json_to({"action": mode})
-        reply = await page.receive_from(timeout=10)
-        assert hand_cards(reply) == set(state.hands[state.turn])
-    await page.send_json_to({"action": "suggest"})
-    reply = await page.receive_from(timeout=10)
-    assert "checked" in reply and "tbl-message-hint" in reply
-    assert await snapshot(table) == (deal.seq, deal.state, 0)
-    await page.disconnect()
-
-
 async def test_reconnecting_gets_the_whole_table_again(playing_table):
     table, users = playing_table
     deal, state = await state_of(table)
