@@ -76,6 +76,14 @@ def parse_args(argv=None):
     parser.add_argument("--seconds", type=float, default=60, help="length of part B (default 60)")
     parser.add_argument("--warmup", type=float, default=5, help="seconds of part B not measured (default 5)")
     parser.add_argument("--tables", type=int, default=25, help="tables in part B (default 25)")
+    parser.add_argument("--floor", action="store_true",
+                        help="also run part B on the floor (scripts/bench_floor_app.py: the bare Channels stack, "
+                             "no database, fragments of the site's median size) and report the ratio")
+    parser.add_argument("--idle-sockets", type=int, default=0, metavar="N",
+                        help="open N idle table sockets (split over both daphne) and report the servers' memory "
+                             "per socket (and the floor's, with --floor)")
+    parser.add_argument("--floor-bytes", type=int, default=None,
+                        help="the floor's fragment size (default: the site's median bytes a step in part B)")
     parser.add_argument("--think", type=float, default=1.0, help="seconds a player waits before acting in part B")
     parser.add_argument("--jitter", type=float, default=0.5,
                         help="each wait is the think time times a uniform draw from 1 +/- this (default 0.5; "
@@ -173,6 +181,24 @@ class Services:
         while not app.control.ping(timeout=0.5):
             if time.monotonic() > deadline or self.processes["worker"].poll() is not None:
                 raise RuntimeError("the Celery worker did not answer")
+
+    def start_floor(self, fragment_bytes: int, redis_url: str) -> list[int]:
+        """Two daphne processes serving the floor app on the same Redis (another
+        database number's worth of keys is not needed: pub/sub channels are prefixed)."""
+        env = dict(self.env, PYTHONPATH=str(ROOT / "scripts"), FLOOR_BYTES=str(fragment_bytes),
+                   FLOOR_REDIS_URL=redis_url)
+        env.pop("DJANGO_SETTINGS_MODULE", None)
+        ports = []
+        for number in (1, 2):
+            port = free_port()
+            log = open(self.logs / f"floor{number}.log", "wb")
+            process = subprocess.Popen([str(VENV_BIN / "daphne"), "-v", "0", "-b", "127.0.0.1", "-p", str(port),
+                                        "bench_floor_app:application"], cwd=ROOT, env=env, stdout=log,
+                                       stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+            self.processes[f"floor{number}"] = process
+            wait_for_port(port, process)
+            ports.append(port)
+        return ports
 
     def pids(self) -> dict[str, list[int]]:
         """Every pid of each service (a prefork worker's children too)."""
@@ -406,6 +432,7 @@ class Socket:
     refusals: list = field(default_factory=list)
     last_message: float = 0.0
     step_bytes: list = field(default_factory=list)  # bytes of the first message of each step
+    floor: bool = False  # a page of the floor app (no database behind it)
 
 
 class Harness:
@@ -428,16 +455,19 @@ class Harness:
         self.rng = random.Random(20261201)
         self.tasks: set[asyncio.Task] = set()
 
-    async def connect(self, tables: list[BenchTable]) -> list[Socket]:
+    async def connect(self, tables: list[BenchTable], *, floor_ports: list[int] | None = None) -> list[Socket]:
         from websockets.asyncio.client import connect
 
         made = []
+        ports = floor_ports or self.ports
         for t_index, bench in enumerate(tables):
             for index, viewer in enumerate(bench.viewers):
-                port = self.ports[(t_index + index) % len(self.ports)]
-                sock = Socket(bench, index, viewer, port)
+                port = ports[(t_index + index) % len(ports)]
+                sock = Socket(bench, index, viewer, port, floor=floor_ports is not None)
+                url = (f"ws://127.0.0.1:{port}/floor/{bench.table_id}/?seat={viewer.seat}" if sock.floor
+                       else f"ws://127.0.0.1:{port}/ws/tables/{bench.table_id}/")
                 sock.ws = await connect(
-                    f"ws://127.0.0.1:{port}/ws/tables/{bench.table_id}/",
+                    url,
                     origin=f"http://127.0.0.1:{port}",
                     additional_headers={"Cookie": f"sessionid={viewer.session_key}"},
                     proxy=None, compression=None, ping_interval=None, max_size=2**22, open_timeout=30,
@@ -499,8 +529,11 @@ class Harness:
         if not self.acting or sock.last_private != (deal, seq):
             return
         loop = asyncio.get_running_loop()
-        pid, messages = await loop.run_in_executor(self.players, choose, deal, seq, sock.viewer.seat)
-        self.choices_by_process[pid] += 1
+        if sock.floor:  # the floor applies any action: no rules, no database
+            messages = [{"action": "play", "deal": deal, "seq": seq}]
+        else:
+            pid, messages = await loop.run_in_executor(self.players, choose, deal, seq, sock.viewer.seat)
+            self.choices_by_process[pid] += 1
         if not messages or not self.acting or sock.last_private != (deal, seq):
             return
         sock.offers_expected += len(messages) - 1
@@ -783,9 +816,112 @@ async def run_part(harness: Harness, tables: list[BenchTable], *, seconds: float
     others = busy - sum(cpu.values())
     rows.append(("CPU, everything else (other processes)", f"{others / duration:.2f} cores"))
     print_table(title, rows)
+    daphne_cpu = sum(v for k, v in cpu.items() if k.startswith("daphne"))
     return {"human": percentiles(human), "bots": percentiles(bots), "rate": actions_in_window / duration,
             "checks": checks, "missing": human_missing + bot_missing, "step_bytes": step_bytes,
-            "player_processes": dict(choices)}
+            "player_processes": dict(choices),
+            "daphne_ms_per_action": 1000 * daphne_cpu / max(1, actions_in_window)}
+
+
+async def run_floor_part(harness: Harness, count: int, *, ports: list[int], seconds: float, think: float,
+                         warmup: float, quiet: float, services: Services, title: str) -> dict:
+    """Part B on the floor: ``count`` tables of four players (the floor has no bots)."""
+    tables = [BenchTable(100_000 + n, 0, [Viewer(0, seat, "") for seat in range(4)]) for n in range(count)]
+    sockets = await harness.connect(tables, floor_ports=ports)
+    await asyncio.sleep(0.5)
+    harness.think = think
+    harness.sends.clear()
+    harness.acting = True
+    # The floor's first step is already shown (seat 1 to act): kick each table off.
+    for sock in sockets:
+        if sock.viewer.seat == 0 and sock.last_private is not None:
+            sock.acted.add(sock.last_private)
+            harness._spawn(harness._act(sock, *sock.last_private))
+    await asyncio.sleep(warmup)
+    pids = {name: pids for name, pids in services.pids().items() if name.startswith("floor")}
+    pids.update(infrastructure_pids())
+    cpu_before = service_cpu(pids)
+    busy_before = machine_busy_seconds()
+    window_start = time.time()
+    await asyncio.sleep(max(0.0, seconds - warmup))
+    window_end = time.time()
+    cpu_after = service_cpu(pids)
+    busy = machine_busy_seconds() - busy_before
+    harness.acting = False
+    await harness.quiet(sockets, quiet)
+    await harness.close(sockets)
+    duration = window_end - window_start
+    table_ids = {t.table_id for t in tables}
+    starts = [(t, d, s + 1, at) for t, d, s, at in harness.sends if t in table_ids]
+    latencies, missing = delivery_latencies(sockets, starts, window_start, window_end)
+    actions = sum(1 for _t, _d, _s, at in starts if window_start <= at <= window_end)
+    lost = doubled = 0
+    for sock in sockets:
+        reached = max((seq for (deal, seq) in sock.counts), default=0)
+        for seq in range(1, reached + 1):
+            count = sock.counts.get((1, seq), 0)
+            lost += count == 0
+            doubled += count > 1
+    cpu = {name: cpu_after[name] - cpu_before[name] for name in cpu_before}
+    daphne_cpu = sum(v for k, v in cpu.items() if k.startswith("floor"))
+    step_bytes = percentiles([b for sock in sockets for b in sock.step_bytes])
+    rows = [
+        ("tables / sockets", f"{len(tables)} / {len(sockets)}"),
+        ("measured window", f"{duration:.1f} s (after {warmup:.0f} s warm-up)"),
+        ("actions sent", f"{actions} = {actions / duration:.1f} actions/s"),
+        ("players' actions: send -> all 4 sockets", ms(percentiles(latencies))),
+        ("bytes a step sends each socket", f"median {step_bytes.get('p50', 0):,.0f}, p95 {step_bytes.get('p95', 0):,.0f}"),
+        ("actions whose step never reached all 4", str(missing)),
+        ("lost updates / doubled updates", f"{lost} / {doubled}"),
+        ("CPU busy, whole machine", f"{busy / duration:.2f} of {os.cpu_count()} cores"),
+    ]
+    rows += [(f"CPU, {name}", f"{used / duration:.2f} cores") for name, used in cpu.items()]
+    print_table(title, rows)
+    return {"human": percentiles(latencies), "rate": actions / duration, "missing": missing,
+            "lost": lost, "doubled": doubled, "daphne_ms_per_action": 1000 * daphne_cpu / max(1, actions)}
+
+
+def rss_bytes(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(FileNotFoundError):
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+    return total
+
+
+async def measure_idle_sockets(harness: Harness, services: Services, count: int, *, floor_ports=None,
+                               label: str) -> dict:
+    """Open ``count`` idle sockets to one table (half on each daphne), and the servers'
+    resident memory before and after, per socket."""
+    loop = asyncio.get_running_loop()
+    names = ("floor1", "floor2") if floor_ports else ("daphne1", "daphne2")
+    if floor_ports:
+        bench = BenchTable(200_000, 0, [Viewer(0, None, "")] * 4)
+    else:
+        bench = (await loop.run_in_executor(harness.executor, lambda: make_tables(1, bots=0, bot_speed="1.0",
+                                                                                  label="idle")))[0]
+        await loop.run_in_executor(harness.executor, start_matches, [bench])
+    pids = [services.processes[name].pid for name in names]
+    await asyncio.sleep(1.0)
+    before = rss_bytes(pids)
+    tables = [BenchTable(bench.table_id, bench.host_id, [bench.viewers[n % 4]]) for n in range(count)]
+    harness.acting = False
+    sockets = []
+    for start in range(0, len(tables), 100):  # a hundred at a time, as pages open
+        sockets += await harness.connect(tables[start:start + 100], floor_ports=floor_ports)
+    await asyncio.sleep(3.0)
+    after = rss_bytes(pids)
+    await harness.close(sockets)
+    if not floor_ports:
+        await loop.run_in_executor(harness.executor, close_tables, [bench])
+    per_socket = (after - before) / max(1, count)
+    print_table(f"Memory: {count} idle sockets to one table ({label})", [
+        ("resident memory of both daphne, before / after", f"{before / 2**20:.1f} MiB / {after / 2**20:.1f} MiB"),
+        ("per open socket", f"{per_socket / 1024:.1f} KiB"),
+    ])
+    return {"per_socket": per_socket}
 
 
 def _count_actions(table_ids, since: float, until: float) -> int:
@@ -824,11 +960,43 @@ async def _run_parts(args, services: Services, harness: Harness) -> list[dict]:
                                             f" +/- {args.jitter:.0%})"))
     many = await loop.run_in_executor(harness.executor, lambda: make_tables(args.tables, bots=args.bots,
                                                                             bot_speed=args.bot_speed, label="many"))
-    results.append(await run_part(
+    site = await run_part(
         harness, many, seconds=args.seconds, think=args.think, warmup=args.warmup, quiet=quiet, services=services,
         profile_dir=args.profile,
         title=f"B. {args.tables} tables, {4 - args.bots} players + {args.bots} bots each "
-              f"(think {args.think} s +/- {args.jitter:.0%}, bot speed {args.bot_speed} s)"))
+              f"(think {args.think} s +/- {args.jitter:.0%}, bot speed {args.bot_speed} s)")
+    results.append(site)
+    if args.floor:
+        fragment = args.floor_bytes or int(site["step_bytes"].get("p50") or 8400)
+        ports = await loop.run_in_executor(None, services.start_floor, fragment, args.redis)
+        floor = await run_floor_part(
+            harness, args.tables, ports=ports, seconds=args.seconds, think=args.think, warmup=args.warmup,
+            quiet=1.5, services=services,
+            title=f"F. The floor: {args.tables} tables of 4 players, the bare Channels stack, fragments of "
+                  f"{fragment:,} bytes (think {args.think} s +/- {args.jitter:.0%})")
+        site_p95, floor_p95 = site["human"].get("p95"), floor["human"].get("p95")
+        print_table("The site beside the floor (same run, same players, same channel layer, two daphne each)", [
+            ("actions/s (site / floor)", f"{site['rate']:.1f} / {floor['rate']:.1f} = {site['rate'] / max(floor['rate'], 1e-9):.2f}"),
+            ("p95 send -> all 4 sockets (site / floor)",
+             f"{(site_p95 or 0) * 1000:.1f} ms / {(floor_p95 or 0) * 1000:.1f} ms = "
+             f"{(site_p95 or 0) / max(floor_p95 or 1e-9, 1e-9):.2f}x"),
+            ("daphne CPU per action (site / floor)",
+             f"{site['daphne_ms_per_action']:.1f} ms / {floor['daphne_ms_per_action']:.1f} ms = "
+             f"{site['daphne_ms_per_action'] / max(floor['daphne_ms_per_action'], 1e-9):.2f}x"),
+        ])
+        floor["checks"] = {"lost updates": floor["lost"], "doubled updates": floor["doubled"]}
+        floor["bots"] = {}
+        floor["floor"] = True
+        results.append(floor)
+    if args.idle_sockets:
+        site_memory = await measure_idle_sockets(harness, services, args.idle_sockets, label="the site")
+        if args.floor:
+            floor_memory = await measure_idle_sockets(harness, services, args.idle_sockets, floor_ports=ports,
+                                                      label="the floor")
+            print_table("Memory per open socket (site / floor)", [
+                ("site / floor", f"{site_memory['per_socket'] / 1024:.1f} KiB / "
+                                 f"{floor_memory['per_socket'] / 1024:.1f} KiB"),
+            ])
     return results
 
 
@@ -885,10 +1053,11 @@ def main(argv=None) -> int:
             failures.append("an update was lost or doubled")
         if checks.get("deals whose seq differs from the log") or checks.get("deals whose snapshot is not the fold of the log"):
             failures.append("a stored deal differs from its log")
+    site_b = [result for result in results if not result.get("floor")][-1]
     print_table("Targets (this machine)", [
         ("one table, p95 < 50 ms", _verdict(results[0]["human"].get("p95", 1e9) < 0.050 if not args.skip_one_table else None)),
-        ("100 actions/s with p95 < 150 ms", _verdict(results[-1]["rate"] >= 100 and max(
-            results[-1]["human"].get("p95", 0), results[-1]["bots"].get("p95", 0)) < 0.150)),
+        ("100 actions/s with p95 < 150 ms", _verdict(site_b["rate"] >= 100 and max(
+            site_b["human"].get("p95", 0), site_b["bots"].get("p95", 0)) < 0.150)),
         ("no lost update, snapshots = fold of the log", _verdict(not failures)),
     ])
     return 1 if failures else 0
