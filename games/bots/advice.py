@@ -19,17 +19,18 @@ from typing import Any
 from games.engine.cards import RANK_OF, card_name, face, is_wild
 from games.engine.combos import readings_of
 from games.engine.deal import PASS, PLAY, RETURN, TRIBUTE, Action
+from games.engine.plays import legal_plays
 from games.engine.reading import beats
 
 from .base import move_to_action
-from .expert import DEFAULT_BUDGET_MS, Evaluation, evaluate
+from .expert import Evaluation, _pick, evaluate
 from .heuristic import HeuristicBot, hand_cost_without
 from .model import Hand, Move, split_hand
 from .policy import STOP_COUNT
 from .view import Seen
 
-__all__ = ["Suggestion", "Highlight", "suggest", "coach_review", "explain_move",
-           "move_of_action", "CLEARLY_WORSE"]
+__all__ = ["Suggestion", "Highlight", "Assessment", "assess", "suggest", "coach_review", "explain_move",
+           "move_of_action", "same_action", "CLEARLY_WORSE", "ADVICE_SAMPLES"]
 
 # A human action is "clearly worse" when the expert expects it to cost at least this
 # many levels (R7.1) more than its best move, on the same sampled deals.
@@ -94,7 +95,13 @@ def _plays_after(hand: Hand, move: Move | None) -> int:
 
 def explain_move(seen: Seen, hand: Hand, move: Move | None,
                  alternatives: list[Move | None]) -> str:
-    """A short reason for ``move`` (rules cited where one decides it)."""
+    """A short reason for ``move`` (rules cited where one decides it).
+
+    Every claim is checked on the position before it is said: "keeps your bomb" only
+    when the hand left after the play still holds that bomb, "the opponent is far from
+    finishing" only when the seat on top holds more than ``STOP_COUNT`` cards, "the
+    lowest bomb that beats" only when no lower bomb in the hand beats the top play, and
+    so on (``tests/bots/test_advice_reasons.py`` checks them again independently)."""
     partner = seen.partner
     reasons: list[str] = []
     if move is None:
@@ -105,18 +112,27 @@ def explain_move(seen: Seen, hand: Hand, move: Move | None,
             return "lets your partner keep the lead (R6.2: passing is always allowed)"
         if seen.top is not None and seen.top.is_bomb:
             return f"keeps your cards: beating a {seen.top.name} would cost a bigger bomb (R5.2)"
-        return "saves your strong cards: the opponent is far from finishing (R6.2)"
+        if seen.top_seat is not None and seen.counts[seen.top_seat] > STOP_COUNT:
+            return "saves your strong cards: the opponent is far from finishing (R6.2)"
+        return "keeps your hand whole (R6.2: passing is always allowed)"
     reading = move.reading
+    after = hand.copy()
+    after.remove(move)
+    # Every play the hand can make here (the engine's list), for the claims that compare.
+    legal = legal_plays(seen.hand, seen.level, seen.top)
     if move.size == hand.size:
         return f"plays your last cards as a {reading.name} and goes out (R6.5)"
     if reading.is_bomb and seen.top is not None:
         opponent = seen.top_seat
-        if opponent is not None and seen.counts[opponent] <= STOP_COUNT:
+        lowest = not any(p.reading.is_bomb and beats(reading, p.reading, seen.level) for p in legal)
+        how = "with the lowest bomb that beats" if lowest else "with a bomb"
+        if opponent is not None and opponent != partner and seen.counts[opponent] <= STOP_COUNT:
             reasons.append(f"stops seat {opponent + 1}, who holds {seen.counts[opponent]} "
-                           f"cards, and takes the lead with the lowest bomb that beats (R5.2)")
+                           f"cards, and takes the lead {how} (R5.2)")
+        elif after.size and split_hand(after).plays <= 2:
+            reasons.append(f"takes the lead {how} (R5.2), and your hand can finish from there")
         else:
-            reasons.append("takes the lead with the lowest bomb that beats (R5.2), "
-                           "and your hand can finish from there")
+            reasons.append(f"takes the lead {how} (R5.2)")
     if move.wilds and not reading.is_bomb:
         reasons.append(f"uses the wild to make a {reading.name} (R3.2)")
     elif move.wilds and reading.is_bomb:
@@ -124,10 +140,10 @@ def explain_move(seen: Seen, hand: Hand, move: Move | None,
     if seen.top is None and 0 < seen.counts[partner] <= 2 and reading.size <= 2:
         reasons.append(f"leads low for your partner, who holds {seen.counts[partner]} "
                        f"card{'s' if seen.counts[partner] > 1 else ''}")
-    bombs = [m for m in split_hand(hand).moves if m.is_bomb and m != move]
-    if bombs and not reading.is_bomb:
-        reasons.append(f"keeps your {bombs[0].reading.name}")
-    left = _plays_after(hand, move)
+    kept = [m for m in split_hand(after).moves if m.is_bomb] if after.size else []
+    if kept and not reading.is_bomb:
+        reasons.append(f"keeps your {kept[0].reading.name}")
+    left = split_hand(after).plays if after.size else 0
     worst = None
     for alt in alternatives:
         if alt is None or alt == move:
@@ -138,12 +154,24 @@ def explain_move(seen: Seen, hand: Hand, move: Move | None,
     if worst is not None:
         reasons.append(f"leaves you {left} play{'s' if left != 1 else ''} instead of {worst}")
     elif not reasons:
+        weakest = not any(
+            p.reading.shape == reading.shape and p.reading.size == reading.size
+            and beats(reading, p.reading, seen.level) for p in legal
+        )
         if seen.top is None:
-            reasons.append(f"leads your weakest {reading.name.split(' ')[0]} and keeps "
-                           f"the strong plays for later; {left} plays left")
-        else:
+            if weakest:
+                reasons.append(f"leads your weakest {reading.name.split(' ')[0]} and keeps "
+                               f"the strong plays for later; {left} plays left")
+            else:
+                reasons.append(f"leads a {reading.name}; {left} plays left")
+        elif weakest and move in split_hand(hand).moves:
             reasons.append(f"beats the {seen.top.name} with the weakest play that does "
                            f"(R5.1) and breaks no combination; {left} plays left")
+        elif weakest:
+            reasons.append(f"beats the {seen.top.name} with the weakest play that does (R5.1); "
+                           f"{left} plays left")
+        else:
+            reasons.append(f"beats the {seen.top.name} (R5.1); {left} plays left")
     return "; ".join(reasons[:2])
 
 
@@ -184,28 +212,119 @@ def _tribute_reason(seen: Seen, card: int) -> str:
             f"combinations and helps {whom} least")
 
 
-def suggest(view: dict[str, Any], *, budget_ms: float | None = DEFAULT_BUDGET_MS,
-            samples: int = 400, rng_seed: int = 0) -> Suggestion:
-    """The expert's action for the viewing seat, with a reason (module doc)."""
+# Suggestion, coach and analysis judge a position with one evaluation: the same
+# candidates, played out on the same sampled deals (the same seed for a given position,
+# a fixed number of samples, no time budget), so they cannot disagree. The coach's
+# "better" move is the suggestion; following the suggestion never draws a remark.
+ADVICE_SAMPLES = 60
+
+
+def _seed(seen: Seen, rng_seed: int) -> int:
+    return rng_seed * 7919 + seen.step
+
+
+@dataclass(slots=True)
+class Assessment:
+    """One position judged: the expert's candidates compared on the same sampled deals,
+    the one suggested (``pick``), and, when asked, the action actually taken."""
+
+    seen: Seen
+    evaluation: Evaluation
+    pick: int
+    action: Action
+    reason: str
+    taken: Move | None = None
+    taken_index: int | None = None
+
+    @property
+    def best_value(self) -> float:
+        return self.evaluation.means[self.pick]
+
+    @property
+    def taken_value(self) -> float | None:
+        if self.taken_index is None:
+            return None
+        return self.evaluation.means[self.taken_index]
+
+    @property
+    def loss(self) -> float:
+        """Levels (R7.1) the action taken is expected to cost against the suggestion,
+        on the same sampled deals (0 when it is the suggestion or better)."""
+        value = self.taken_value
+        return 0.0 if value is None else max(0.0, self.best_value - value)
+
+    def win_chance(self, index: int | None = None) -> float:
+        """The share of sampled deals in which the acting seat's team wins the deal
+        (takes 1st, R6.6) after candidate ``index`` (default: the action taken, else
+        the suggestion): the level change is positive exactly then."""
+        index = self.pick if index is None else index
+        scores = (self.evaluation.scores or [[]])[index]
+        return sum(1 for s in scores if s > 0) / len(scores) if scores else 0.5
+
+
+def assess(view: dict[str, Any], action_taken: Action | None = None, *,
+           samples: int = ADVICE_SAMPLES, rng_seed: int = 0) -> Assessment | None:
+    """Judge the viewing seat's play decision (module doc); None outside the play phase.
+    With ``action_taken``, that action is played out on the same deals too."""
+    seen = Seen.from_view(view)
+    if seen.phase != "play":
+        return None
+    probe = evaluate(seen, random.Random(rng_seed), budget_ms=0.0, samples=0)
+    candidates = list(probe.candidates)
+    hand = Hand.from_cards(seen.hand, seen.level)
+    taken = None
+    if action_taken is not None:
+        taken = next((m for m in candidates if m is not None and m.ids
+                      and sorted(m.ids) == sorted(action_taken.cards)), None) \
+            or move_of_action(seen, action_taken)  # a straight flush kept aside is one by its cards
+        if taken not in candidates:
+            if taken is not None and not hand.can_make(taken):
+                # A play using cards of a straight flush the hand model keeps aside: the
+                # model without flushes can make it (and every candidate as well).
+                hand = Hand.from_cards(seen.hand, seen.level, find_flushes=False)
+                candidates = [m for m in candidates if m is None or hand.can_make(m)]
+            candidates.append(taken)
+    result = evaluate(seen, random.Random(_seed(seen, rng_seed)), budget_ms=None, samples=samples,
+                      candidates=candidates, hand=hand, prune=False)
+    # The suggestion: the heuristic's own move unless another of the expert's candidates
+    # (not the action taken, when it is none of them) beats it on the same deals by a
+    # clear margin (SUGGEST_MARGIN levels and SUGGEST_Z standard errors).
+    own = len(probe.candidates)
+    pick = _pick(result.scores[:own], SUGGEST_MARGIN, SUGGEST_Z) if own > 1 else 0
+    move = candidates[pick]
+    action = move_to_action(seen, move, result.hand)
+    reason = explain_move(seen, result.hand, move, candidates[:own])
+    taken_index = None if action_taken is None else candidates.index(taken)
+    return Assessment(seen, result, pick, action, reason, taken, taken_index)
+
+
+def suggest(view: dict[str, Any], *, samples: int = ADVICE_SAMPLES, rng_seed: int = 0,
+            budget_ms: float | None = None) -> Suggestion:
+    """The expert's action for the viewing seat, with a reason (module doc).
+    ``budget_ms`` is accepted for callers of the older signature and ignored: advice
+    always takes its fixed samples, so that it is the same on any machine."""
     seen = Seen.from_view(view)
     if seen.phase in ("tribute", "return"):
         action = HeuristicBot().choose(view, rng_seed=rng_seed)
         return Suggestion(action, _tribute_reason(seen, action.cards[0]))
-    rng = random.Random(rng_seed * 7919 + seen.step)
-    # A suggestion shown to a person leaves the heuristic's plain move only on strong
-    # evidence: a surprising suggestion needs to be right.
-    result = evaluate(seen, rng, budget_ms=budget_ms, samples=samples,
-                      margin=SUGGEST_MARGIN, pick_z=SUGGEST_Z)
-    move = result.best_move
-    action = move_to_action(seen, move, result.hand)
-    return Suggestion(action, explain_move(seen, result.hand, move, result.candidates))
+    assessment = assess(view, samples=samples, rng_seed=rng_seed)
+    return Suggestion(assessment.action, assessment.reason)
+
+
+def same_action(a: Action, b: Action) -> bool:
+    """Two actions that are one decision: the same kind and the same cards (in any
+    order), the reading left aside when only one exists."""
+    if a.kind != b.kind or sorted(a.cards) != sorted(b.cards):
+        return False
+    return a.reading is None or b.reading is None or a.reading == b.reading
 
 
 def coach_review(view_before: dict[str, Any], action_taken: Action, *,
-                 budget_ms: float | None = DEFAULT_BUDGET_MS, samples: int = 200,
-                 rng_seed: int = 0, threshold: float = CLEARLY_WORSE) -> Highlight | None:
-    """A highlight when ``action_taken`` is clearly worse than the best found (module
-    doc), else None. Tribute and return are reviewed by the split cost alone."""
+                 samples: int = ADVICE_SAMPLES, rng_seed: int = 0, threshold: float = CLEARLY_WORSE,
+                 budget_ms: float | None = None) -> Highlight | None:
+    """A highlight when ``action_taken`` is clearly worse than the suggestion on the
+    same sampled deals (module doc), else None. Tribute and return are reviewed by the
+    split cost alone. ``budget_ms`` is ignored (see ``suggest``)."""
     seen = Seen.from_view(view_before)
     if seen.phase in ("tribute", "return"):
         best = HeuristicBot().choose(view_before, rng_seed=rng_seed)
@@ -219,35 +338,23 @@ def coach_review(view_before: dict[str, Any], action_taken: Action, *,
                          f"Better: {_action_name(best)}. {reason}.")
     if seen.phase != "play" or action_taken.kind not in (PLAY, PASS):
         return None
-    taken = move_of_action(seen, action_taken)
-    hand = Hand.from_cards(seen.hand, seen.level)
-    if taken is not None and not hand.can_make(taken):
-        hand = Hand.from_cards(seen.hand, seen.level, find_flushes=False)
-    rng = random.Random(rng_seed * 7919 + seen.step)
-    # Evaluate the expert's candidates and the action taken on the same sampled deals.
-    probe = evaluate(seen, random.Random(rng_seed), budget_ms=0.0, samples=0)
-    candidates = list(probe.candidates)
-    if taken not in candidates:
-        candidates.append(taken)
-    result: Evaluation = evaluate(seen, rng, budget_ms=budget_ms, samples=samples,
-                                  candidates=candidates, hand=hand, prune=False)
-    taken_mean = result.mean_of(taken)
-    best_index = max(range(len(candidates)), key=lambda i: result.means[i])
-    best_move = candidates[best_index]
-    if best_move == taken or taken_mean is None:
+    assessment = assess(view_before, action_taken, samples=samples, rng_seed=rng_seed)
+    if assessment is None or same_action(assessment.action, action_taken):
         return None
-    loss = result.means[best_index] - taken_mean
-    rule_note = _rule_of_thumb(seen, taken)
+    if assessment.taken_index == assessment.pick:
+        return None
+    loss = assessment.loss
+    rule_note = _rule_of_thumb(seen, assessment.taken)
     if loss < threshold and rule_note is None:
         return None
-    better = move_to_action(seen, best_move, result.hand)
-    reason = explain_move(seen, result.hand, best_move, [taken])
+    better = assessment.action
+    reason = assessment.reason
     if rule_note:
-        reason = f"{rule_note}; {reason}" if best_move is not None else rule_note
+        reason = f"{rule_note}; {reason}" if better.kind != PASS else rule_note
     message = (f"Better: {_action_name(better)}. {reason[0].upper()}{reason[1:]}."
                + (f" It was worth about {loss:.1f} levels more in the deals sampled."
                   if loss >= threshold else ""))
-    return Highlight(action_taken, better, reason, max(loss, 0.0), message)
+    return Highlight(action_taken, better, reason, loss, message)
 
 
 def _rule_of_thumb(seen: Seen, taken: Move | None) -> str | None:
