@@ -529,9 +529,13 @@ def _overdue(deal: Deal, now, grace: float) -> bool:
 
 
 def take_back_control(*, table: Table, user) -> None:
-    """Switch the autopilot off for the user's seat until the next timeouts (R9.2); the
-    think time starts afresh."""
-    _change_seat(table, user, autopilot=False, restart_clock=True)
+    """Switch the autopilot off for the user's seat until the next timeouts (R9.2).
+
+    Refused when the seat is not on autopilot: there is nothing to take back. The think
+    time starts afresh only when the seat is the one to act: the deadline belongs to
+    the seat to act, and another seat's player must not be able to move it (sent every
+    few seconds, that would stall the table for ever)."""
+    _change_seat(table, user, autopilot=False, restart_clock=True, needs_autopilot=True)
 
 
 def set_auto_play(*, table: Table, user, interval: Decimal | None) -> None:
@@ -542,17 +546,19 @@ def set_auto_play(*, table: Table, user, interval: Decimal | None) -> None:
     _change_seat(table, user, auto_play=interval)
 
 
-def _change_seat(table: Table, user, *, restart_clock: bool = False, **fields) -> None:
+def _change_seat(table: Table, user, *, restart_clock: bool = False, needs_autopilot: bool = False, **fields) -> None:
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
         seat = seat_of(table, user)
         if seat is None:
             raise PlayError("R10.5", _("you are not seated at this table"))
+        if needs_autopilot and not seat.autopilot:
+            raise PlayError("R9.2", _("your seat is not on autopilot; there is nothing to take back"))
         Seat.objects.filter(pk=seat.pk).update(**fields)
         table.save(update_fields=["updated_at"])  # the seats changed: a new version
         deal = current_deal(table)
         if deal is not None and deal.finished_at is None:
-            if restart_clock:
+            if restart_clock and seat.position in state_from_json(deal.state).to_act:
                 deal.deadline = timezone.now() + timedelta(seconds=table.think_time)
                 deal.save(update_fields=["deadline"])
             _rearm(table, deal)
