@@ -541,8 +541,14 @@ def take_back_control(*, table: Table, user) -> None:
 def set_auto_play(*, table: Table, user, interval: Decimal | None) -> None:
     """Auto play: the seat's moves are made for it every ``interval`` seconds (the
     suggestion), until switched off (None)."""
-    if interval is not None and Decimal(interval) not in AUTO_PLAY_INTERVALS:
-        raise PlayError("R9.2", _("choose an auto-play interval from the list"))
+    if interval is not None:
+        try:
+            interval = Decimal(str(interval))
+            listed = interval.is_finite() and interval in AUTO_PLAY_INTERVALS
+        except ArithmeticError:  # "sNaN" and the like
+            listed = False
+        if not listed:
+            raise PlayError("R9.2", _("choose an auto-play interval from the list"))
     _change_seat(table, user, auto_play=interval)
 
 
