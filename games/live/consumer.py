@@ -45,7 +45,7 @@ from games.live.render import (
 )
 from games.models import Table
 from games.tables import selectors as table_selectors
-from games.tables.consumers import viewer_language
+from games.tables.consumers import SessionBound, viewer_language
 from games.tables.selectors import invitations
 
 log = logging.getLogger(__name__)
@@ -181,7 +181,7 @@ def _card_list(value) -> list[int]:
     return cards
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(SessionBound, AsyncWebsocketConsumer):
     async def dispatch(self, message):
         """Channels' dispatch without its hop to the process's synchronous thread to close
         stale database connections before every message: this consumer never uses the
@@ -206,11 +206,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        await self.join_user_group()
         await self.accept()
         await self.send_render()
 
     async def disconnect(self, code):
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        await self.leave_user_group()
 
     async def table_changed(self, event):
         data = event.get("scene")
