@@ -100,12 +100,18 @@ class SitePasswordChangeView(PasswordChangeView):
         return super().dispatch(request, *args, **kwargs)
 
 
-def _profile_context(user):
+def _profile_context(user, request):
+    from games.tables import selectors as table_selectors
+    from games.tables.selectors import invitations
+
     profile = selectors.profile_of(user)
+    # A friend table's matches are listed only to who may see them (R10.3).
+    viewer = table_selectors.viewer_for(request.user, invited_table_ids=invitations(request.session).keys())
+    matches = [row for row in selectors.recent_matches(user) if table_selectors.may_see_match(row["match"], viewer)]
     return {
         "shown_user": user,
         "profile": profile,
-        "recent_matches": selectors.recent_matches(user),
+        "recent_matches": matches,
         "ledger": selectors.ledger_of(user, limit=10),
     }
 
@@ -122,7 +128,7 @@ def my_profile(request):
         else:
             messages.success(request, _("Display name saved."))
             return redirect("accounts:profile")
-    context = _profile_context(request.user)
+    context = _profile_context(request.user, request)
     context.update({"form": form, "is_own": True})
     return render(request, "accounts/profile.html", context)
 
@@ -130,7 +136,7 @@ def my_profile(request):
 def player_profile(request, username):
     """Anyone's public profile: name, career points, tier and recent matches."""
     user = get_object_or_404(get_user_model(), username=username, is_active=True)
-    context = _profile_context(user)
+    context = _profile_context(user, request)
     context["is_own"] = request.user == user
     return render(request, "accounts/profile.html", context)
 
