@@ -133,6 +133,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "max_size": env_int("DATABASE_POOL_MAX", 10),
         "timeout": 10,
     }
+# Health checks: with the pool, Django has the pool check every connection (one round
+# trip) as it hands it out and replace a dead one (psycopg_pool's check_connection), so
+# after a PostgreSQL restart no request fails on a connection the old server closed.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite ignores SELECT ... FOR UPDATE: IMMEDIATE transactions take the write lock at
     # BEGIN instead, WAL lets readers go on meanwhile, and busy_timeout waits for the lock
