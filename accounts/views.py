@@ -1,18 +1,22 @@
 """Pages about people: sign-up, guests, profiles and the leaderboard.
 
 Log in, log out and password change are Django's own views with the site's templates
-(``accounts/urls.py``).
+(``accounts/urls.py``). Logging in is throttled by django-axes (settings), and every
+password check waits for one of the process's few hashing slots
+(``guandan_site.throttle``); new guests are limited per client.
 """
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import PasswordChangeView
+from django.contrib.auth.views import LoginView, PasswordChangeView
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+
+from guandan_site import throttle
 
 from . import selectors, services
 from .forms import ClaimGuestForm, DisplayNameForm, SignUpForm
@@ -25,6 +29,26 @@ def _next_url(request, default="games:lobby"):
     if candidate and url_has_allowed_host_and_scheme(candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         return candidate
     return reverse_lazy(default)
+
+
+def _busy(request, template, context):
+    messages.error(request, _("The site is busy checking passwords; try again in a moment."))
+    return render(request, template, context, status=503)
+
+
+class SiteLoginView(LoginView):
+    """Django's login with the site's template; the password check (a deliberately slow
+    hash) waits for a hashing slot of this process, so a burst of logins queues instead
+    of slowing every table served here. django-axes refuses a locked-out client first."""
+
+    template_name = "accounts/login.html"
+
+    def post(self, request, *args, **kwargs):
+        try:
+            with throttle.hashing_slot():
+                return super().post(request, *args, **kwargs)
+        except throttle.Busy:
+            return _busy(request, self.template_name, self.get_context_data(form=self.get_form()))
 
 
 def sign_up(request):
@@ -53,6 +77,9 @@ def play_as_guest(request):
     """Start playing at once as a guest (practice and friend tables, no career points,
     R10.1); the guest can register later and keep everything."""
     if not request.user.is_authenticated:
+        if not throttle.allow_new_guest(request):
+            messages.error(request, _("Many guests were created from your network just now; wait a few minutes and try again."))
+            return redirect(_next_url(request))
         user = services.create_guest()
         login(request, user, backend=AUTH_BACKEND)
         messages.info(
