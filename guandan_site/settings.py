@@ -213,6 +213,10 @@ CELERY_BEAT_SCHEDULE = {"sweep-overdue-turns": {"task": "games.sweep", "schedule
 # renders); keep DATABASE_POOL_MAX above it.
 GUANDAN_DATABASE_THREADS = env_int("GUANDAN_DATABASE_THREADS", 8)
 
+# A match whose table has had no human (no seated player acting or with the table open)
+# for this many seconds is abandoned and its table closed (the sweep checks).
+GUANDAN_ABANDON_AFTER = env_int("GUANDAN_ABANDON_AFTER", 600)
+
 # Seconds the settlement of a deal stays on screen before the next deal is dealt.
 GUANDAN_NEXT_DEAL_DELAY = float(os.environ.get("GUANDAN_NEXT_DEAL_DELAY", "6"))
 

@@ -13,6 +13,7 @@ a message that names the rule, and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import logging
@@ -51,6 +52,7 @@ from games.tables.selectors import invitations
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
+PRESENCE_INTERVAL = 60.0  # seconds between a seated player's "still here" (door.human_present)
 MAX_JSON_DEPTH = 4  # an action is an object of strings and lists of strings
 _WHOLE_NUMBER = re.compile(r"[0-9]{1,12}")  # ASCII digits only (no "80.7", no other scripts' digits)
 _INTERVAL = re.compile(r"[0-9]{1,2}(\.[0-9]{1,2})?")
@@ -201,6 +203,8 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
         self.hand_key: tuple | None = None  # what the hand the page shows was drawn from
         self.scene: Scene | None = None  # the newest scene drawn
         self.user_id: int | None = None
+        self.seated = False
+        self.presence: asyncio.Task | None = None
         if not await _in_thread(self._may_watch)():
             # No such table, or a friend table this browser was not invited to (R10.3).
             await self.close(code=4404)
@@ -208,11 +212,25 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.join_user_group()
         await self.accept()
+        if self.seated:
+            # A seated player with the table open is a human at the table: it is not
+            # abandoned (door.abandon_tables) while this page stays.
+            self.presence = asyncio.ensure_future(self._keep_present())
         await self.send_render()
 
     async def disconnect(self, code):
+        if self.presence is not None:
+            self.presence.cancel()
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
         await self.leave_user_group()
+
+    async def _keep_present(self):
+        while True:
+            await asyncio.sleep(PRESENCE_INTERVAL)
+            try:
+                await _in_thread(door.human_present)(table_id=self.table_id)
+            except Exception:  # the database is away: the next beat tries again
+                log.warning("table %s: presence not recorded", self.table_id, exc_info=True)
 
     async def table_changed(self, event):
         data = event.get("scene")
@@ -259,6 +277,9 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
         invited = invitations(session).keys() if session is not None and session.session_key else ()
         user = self._user()
         self.user_id = user.pk if user is not None else None
+        self.seated = user is not None and table.seats.filter(user=user).exists()
+        if self.seated:
+            door.human_present(table_id=table.pk)
         return table_selectors.may_see(table, table_selectors.viewer_for(user, invited_table_ids=invited))
 
     def _user(self):
