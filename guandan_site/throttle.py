@@ -11,6 +11,7 @@ than refusing everybody.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import threading
 import time
@@ -22,21 +23,30 @@ from django.core.cache import cache
 log = logging.getLogger(__name__)
 
 
-def client_ip(request) -> str:
-    """The client's IP address as this site can trust it (also used by django-axes)."""
+def client_ip(request) -> str | None:
+    """The client's IP address as this site can trust it (also used by django-axes);
+    None when the request has none (a request built in code)."""
     meta = request.META
     if getattr(settings, "SECURE_PROXY_SSL_HEADER", None):
         forwarded = [part.strip() for part in meta.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
-        if forwarded:
+        if forwarded and _is_ip(forwarded[-1]):
             return forwarded[-1]
-    return meta.get("REMOTE_ADDR") or "unknown"
+    return meta.get("REMOTE_ADDR") or None
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def allow(request, scope: str, *, limit: int, period: int) -> bool:
     """Count one more ``scope`` for this client; False once it made ``limit`` of them in
     the current ``period`` seconds."""
     window = int(time.time() // period)
-    key = f"throttle:{scope}:{client_ip(request)}:{window}"
+    key = f"throttle:{scope}:{client_ip(request) or 'unknown'}:{window}"
     try:
         if cache.add(key, 1, timeout=period + 1):
             return True

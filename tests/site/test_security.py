@@ -119,6 +119,8 @@ def test_client_ip_trusts_only_the_sites_own_proxy(rf, settings):
     assert throttle.client_ip(request) == "127.0.0.1"
     settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     assert throttle.client_ip(request) == "203.0.113.7"
+    forged = rf.get("/", HTTP_X_FORWARDED_FOR="not-an-address", REMOTE_ADDR="127.0.0.1")
+    assert throttle.client_ip(forged) == "127.0.0.1"
 
 
 def test_pages_holding_a_hand_are_never_stored(make_user, make_table):
