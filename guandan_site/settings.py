@@ -246,6 +246,8 @@ AXES_CLIENT_IP_CALLABLE = "guandan_site.throttle.client_ip"
 AXES_VERBOSE = False
 # No row per successful login (every guest is one): only failures are counted.
 AXES_DISABLE_ACCESS_LOG = True
+# The admin lists the counted attempts (deleting one lifts its lockout): accounts/admin.py.
+AXES_ENABLE_ADMIN = False
 # Password checks at once per process (guandan_site/throttle.py).
 GUANDAN_HASHING_THREADS = env_int("GUANDAN_HASHING_THREADS", 1)
 # Per client (IP address) and 10 minutes: new guests, and practice tables started.

@@ -24,9 +24,15 @@ async def latest(communicator, quiet=1.0):
 
 async def test_a_crowd_of_anonymous_pages_costs_one_render_per_pass(make_user, monkeypatch):
     monkeypatch.setattr(consumers, "LOBBY_INTERVAL", 0.3)
-    renders = []
-    real = consumers.render_to_string
-    monkeypatch.setattr(consumers, "render_to_string", lambda *a, **k: renders.append(1) or real(*a, **k))
+    renders, passes = [], []
+    real_render, real_pass = consumers.render_to_string, consumers._LobbyHub.send_all
+    monkeypatch.setattr(consumers, "render_to_string", lambda *a, **k: renders.append(1) or real_render(*a, **k))
+
+    async def counted_pass(hub):
+        passes.append(hub.loop.time())
+        await real_pass(hub)
+
+    monkeypatch.setattr(consumers._LobbyHub, "send_all", counted_pass)
     hosts = [await database_sync_to_async(make_user)(display_name=f"Host {n}") for n in range(5)]
 
     pages = []
@@ -43,7 +49,9 @@ async def test_a_crowd_of_anonymous_pages_costs_one_render_per_pass(make_user, m
     finals = [await latest(page, quiet=0.05) for page in pages[1:]]
     assert len(set(finals)) == 1
     assert all(f'data-table-id="{table.pk}"' in finals[0] for table in tables)
-    assert 1 <= len(renders) <= 3, len(renders)  # five changes, thirty pages: a pass or two
+    # Thirty pages, five changes: one render a pass, and passes at least an interval apart.
+    assert 1 <= len(passes) <= 5 and len(renders) == len(passes)
+    assert all(later - earlier >= 0.3 - 0.01 for earlier, later in zip(passes, passes[1:]))
     for page in pages:
         await page.disconnect()
 
