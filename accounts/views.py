@@ -58,11 +58,14 @@ def sign_up(request):
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            user = services.sign_up(
-                username=form.cleaned_data["username"],
-                password=form.cleaned_data["password1"],
-                display_name=form.cleaned_data["display_name"],
-            )
+            with throttle.hashing_slot():  # the new password is hashed
+                user = services.sign_up(
+                    username=form.cleaned_data["username"],
+                    password=form.cleaned_data["password1"],
+                    display_name=form.cleaned_data["display_name"],
+                )
+        except throttle.Busy:
+            return _busy(request, "accounts/sign_up.html", {"form": form})
         except services.AccountError as error:
             form.add_error("username", str(error))
         else:

@@ -182,3 +182,13 @@ def test_tls_settings_follow_the_environment():
                          env=dict(env, DJANGO_SETTINGS_MODULE="guandan_site.settings"),
                          capture_output=True, text=True, timeout=60).stdout.split()
     assert out == ["31536000", "True", "True", "True", "True"]
+
+
+def test_sign_up_waits_for_a_hashing_slot_too(monkeypatch):
+    monkeypatch.setattr(throttle, "HASHING_WAIT", 0.2)
+    form = {"username": "newcomer", "display_name": "Newcomer", "password1": "a-long-pass-phrase-9",
+            "password2": "a-long-pass-phrase-9"}
+    with throttle.hashing_slot():
+        assert Client().post("/accounts/signup/", form).status_code == 503
+    assert not get_user_model().objects.filter(username="newcomer").exists()
+    assert Client().post("/accounts/signup/", form).status_code == 302
