@@ -4,6 +4,8 @@ Points never change by editing a number: staff add an adjustment row to the ledg
 moves the player's points with it (``accounts.services.adjust_points``).
 """
 
+from axes.admin import AccessAttemptAdmin
+from axes.models import AccessAttempt
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
@@ -139,3 +141,8 @@ class PointsEntryAdmin(admin.ModelAdmin):
         obj.balance_after = entry.balance_after
         obj.reason = entry.reason
         obj.created_at = entry.created_at
+
+
+# Login throttling (django-axes): the counted wrong passwords per username and client;
+# deleting a row lifts its lockout. (Axes' access logs are switched off in settings.)
+admin.site.register(AccessAttempt, AccessAttemptAdmin)

@@ -7,7 +7,7 @@ app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.sign_up, name="signup"),
-    path("login/", auth_views.LoginView.as_view(template_name="accounts/login.html"), name="login"),
+    path("login/", views.SiteLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("guest/", views.play_as_guest, name="guest"),
     path("register/", views.claim_guest, name="claim"),

@@ -1,18 +1,22 @@
 """Pages about people: sign-up, guests, profiles and the leaderboard.
 
 Log in, log out and password change are Django's own views with the site's templates
-(``accounts/urls.py``).
+(``accounts/urls.py``). Logging in is throttled by django-axes (settings), and every
+password check waits for one of the process's few hashing slots
+(``guandan_site.throttle``); new guests are limited per client.
 """
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import PasswordChangeView
+from django.contrib.auth.views import LoginView, PasswordChangeView
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+
+from guandan_site import throttle
 
 from . import selectors, services
 from .forms import ClaimGuestForm, DisplayNameForm, SignUpForm
@@ -27,6 +31,26 @@ def _next_url(request, default="games:lobby"):
     return reverse_lazy(default)
 
 
+def _busy(request, template, context):
+    messages.error(request, _("The site is busy checking passwords; try again in a moment."))
+    return render(request, template, context, status=503)
+
+
+class SiteLoginView(LoginView):
+    """Django's login with the site's template; the password check (a deliberately slow
+    hash) waits for a hashing slot of this process, so a burst of logins queues instead
+    of slowing every table served here. django-axes refuses a locked-out client first."""
+
+    template_name = "accounts/login.html"
+
+    def post(self, request, *args, **kwargs):
+        try:
+            with throttle.hashing_slot():
+                return super().post(request, *args, **kwargs)
+        except throttle.Busy:
+            return _busy(request, self.template_name, self.get_context_data(form=self.get_form()))
+
+
 def sign_up(request):
     """Create a registered account and log in."""
     if request.user.is_authenticated:
@@ -34,11 +58,14 @@ def sign_up(request):
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            user = services.sign_up(
-                username=form.cleaned_data["username"],
-                password=form.cleaned_data["password1"],
-                display_name=form.cleaned_data["display_name"],
-            )
+            with throttle.hashing_slot():  # the new password is hashed
+                user = services.sign_up(
+                    username=form.cleaned_data["username"],
+                    password=form.cleaned_data["password1"],
+                    display_name=form.cleaned_data["display_name"],
+                )
+        except throttle.Busy:
+            return _busy(request, "accounts/sign_up.html", {"form": form})
         except services.AccountError as error:
             form.add_error("username", str(error))
         else:
@@ -53,6 +80,9 @@ def play_as_guest(request):
     """Start playing at once as a guest (practice and friend tables, no career points,
     R10.1); the guest can register later and keep everything."""
     if not request.user.is_authenticated:
+        if not throttle.allow_new_guest(request):
+            messages.error(request, _("Many guests were created from your network just now; wait a few minutes and try again."))
+            return redirect(_next_url(request))
         user = services.create_guest()
         login(request, user, backend=AUTH_BACKEND)
         messages.info(
@@ -100,12 +130,18 @@ class SitePasswordChangeView(PasswordChangeView):
         return super().dispatch(request, *args, **kwargs)
 
 
-def _profile_context(user):
+def _profile_context(user, request):
+    from games.tables import selectors as table_selectors
+    from games.tables.selectors import invitations
+
     profile = selectors.profile_of(user)
+    # A friend table's matches are listed only to who may see them (R10.3).
+    viewer = table_selectors.viewer_for(request.user, invited_table_ids=invitations(request.session).keys())
+    matches = [row for row in selectors.recent_matches(user) if table_selectors.may_see_match(row["match"], viewer)]
     return {
         "shown_user": user,
         "profile": profile,
-        "recent_matches": selectors.recent_matches(user),
+        "recent_matches": matches,
         "ledger": selectors.ledger_of(user, limit=10),
     }
 
@@ -122,7 +158,7 @@ def my_profile(request):
         else:
             messages.success(request, _("Display name saved."))
             return redirect("accounts:profile")
-    context = _profile_context(request.user)
+    context = _profile_context(request.user, request)
     context.update({"form": form, "is_own": True})
     return render(request, "accounts/profile.html", context)
 
@@ -130,7 +166,7 @@ def my_profile(request):
 def player_profile(request, username):
     """Anyone's public profile: name, career points, tier and recent matches."""
     user = get_object_or_404(get_user_model(), username=username, is_active=True)
-    context = _profile_context(user)
+    context = _profile_context(user, request)
     context["is_own"] = request.user == user
     return render(request, "accounts/profile.html", context)
 

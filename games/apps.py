@@ -11,3 +11,4 @@ class GamesConfig(AppConfig):
     def ready(self):
         from games import signals  # noqa: F401  (connects the receivers)
         from games.live import tasks  # noqa: F401  (registers the timers' task functions)
+        from games.tables import consumers  # noqa: F401  (logging out ends the session's sockets)

@@ -95,6 +95,11 @@ class Table(models.Model):
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    human_seen_at = models.DateTimeField(
+        _("a human last seen"), null=True, blank=True,
+        help_text=_("When a seated player last acted or had the table open; a match with no human for "
+                    "GUANDAN_ABANDON_AFTER seconds is abandoned."),
+    )
 
     class Meta:
         verbose_name = _("table")

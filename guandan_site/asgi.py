@@ -3,9 +3,15 @@
 WebSocket connections must come from an allowed host (``AllowedHostsOriginValidator``) and
 carry the Django session and user (``AuthMiddlewareStack``), so a consumer knows who it
 renders for.
+
+The embedded mode's scheduler (bot turns, timeouts, the sweep) starts with the server,
+not with its first request: on the ASGI lifespan's startup where the server speaks it
+(uvicorn, hypercorn), and under Daphne, which does not, as soon as its reactor runs.
 """
 
+import asyncio
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -18,16 +24,57 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.live import scheduler  # noqa: E402
 from games.live.scheduler import SchedulerLoopMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
+
+class Lifespan:
+    """ASGI middleware: answers the lifespan protocol, binding the server's event loop
+    for the embedded scheduler at startup (which starts the periodic sweep at once)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "lifespan":
+            return await self.app(scope, receive, send)
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                scheduler.bind_loop(asyncio.get_running_loop())
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+
+def start_with_daphne() -> None:
+    """Under Daphne (which has no lifespan), bind its event loop as soon as its reactor
+    runs: Daphne installs Twisted's asyncio reactor before it loads this module."""
+    if "daphne.server" not in sys.modules:
+        return
+    from twisted.internet import reactor
+
+    def bind():
+        scheduler.bind_loop(asyncio.get_running_loop())
+
+    # callLater runs on the asyncio loop once it runs; callWhenRunning alone fires just
+    # before the loop starts.
+    reactor.callWhenRunning(lambda: reactor.callLater(0, bind))
+
+
+start_with_daphne()
+
 # SchedulerLoopMiddleware hands the server's event loop to the embedded scheduler, so
 # bot turns and timeouts run where the in-memory channel layer lives.
-application = SchedulerLoopMiddleware(
-    ProtocolTypeRouter(
-        {
-            "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-        }
+application = Lifespan(
+    SchedulerLoopMiddleware(
+        ProtocolTypeRouter(
+            {
+                "http": django_asgi_app,
+                "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            }
+        )
     )
 )

@@ -10,12 +10,15 @@ Two ways to run, same code (see docs/architecture.md):
 
 Environment variables: ``DATABASE_URL``, ``REDIS_URL``, ``SECRET_KEY``, ``DEBUG`` (1/true/yes),
 ``ALLOWED_HOSTS`` (comma separated), ``CSRF_TRUSTED_ORIGINS`` (comma separated, for a site
-behind a proxy on another origin).
+behind a proxy on another origin), and for a site served over HTTPS ``SECURE_COOKIES``,
+``BEHIND_TLS_PROXY``, ``SECURE_SSL_REDIRECT``, ``SECURE_HSTS_SECONDS``,
+``SECURE_HSTS_INCLUDE_SUBDOMAINS``, ``SECURE_HSTS_PRELOAD`` (README, "Running in production").
 """
 
 import os
 import sys
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -64,12 +67,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "axes",
     "accounts",
     "games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     # WhiteNoise serves static files in every mode, under daphne too.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -80,6 +85,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: it answers a locked-out login itself (accounts: login throttling).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "guandan_site.urls"
@@ -133,6 +140,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "max_size": env_int("DATABASE_POOL_MAX", 10),
         "timeout": 10,
     }
+# Health checks: with the pool, Django has the pool check every connection (one round
+# trip) as it hands it out and replace a dead one (psycopg_pool's check_connection), so
+# after a PostgreSQL restart no request fails on a connection the old server closed.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite ignores SELECT ... FOR UPDATE: IMMEDIATE transactions take the write lock at
     # BEGIN instead, WAL lets readers go on meanwhile, and busy_timeout waits for the lock
@@ -176,6 +187,9 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT = "guandan_site.broker:Transport"  # survives losing Redis (broker.py)
     GUANDAN_SCHEDULER = "celery"
+    # Shared by every process: the per-client throttles (guandan_site/throttle.py).
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": "guandan", "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2}}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     # No worker runs in the embedded mode; the app still loads with this transport.
@@ -218,6 +232,10 @@ GUANDAN_DATABASE_THREADS = env_int("GUANDAN_DATABASE_THREADS", 8)
 # check that finds it behind: within about two intervals).
 GUANDAN_RESYNC_INTERVAL = float(os.environ.get("GUANDAN_RESYNC_INTERVAL", "1.0"))
 
+# A match whose table has had no human (no seated player acting or with the table open)
+# for this many seconds is abandoned and its table closed (the sweep checks).
+GUANDAN_ABANDON_AFTER = env_int("GUANDAN_ABANDON_AFTER", 600)
+
 # Seconds the settlement of a deal stays on screen before the next deal is dealt.
 GUANDAN_NEXT_DEAL_DELAY = float(os.environ.get("GUANDAN_NEXT_DEAL_DELAY", "6"))
 
@@ -229,6 +247,31 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Login throttling (django-axes): five wrong passwords for one username from one client
+# lock that pair out for 15 minutes (429, accounts/locked_out.html); a right
+# password meanwhile is refused too. Attempts are counted in the database, so every
+# process sees them.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "guandan_site.throttle.client_ip"
+AXES_VERBOSE = False
+# No row per successful login (every guest is one): only failures are counted.
+AXES_DISABLE_ACCESS_LOG = True
+# The admin lists the counted attempts (deleting one lifts its lockout): accounts/admin.py.
+AXES_ENABLE_ADMIN = False
+# Password checks at once per process (guandan_site/throttle.py).
+GUANDAN_HASHING_THREADS = env_int("GUANDAN_HASHING_THREADS", 1)
+# Per client (IP address) and 10 minutes: new guests, and practice tables started.
+GUANDAN_GUESTS_PER_10_MINUTES = env_int("GUANDAN_GUESTS_PER_10_MINUTES", 10)
+GUANDAN_PRACTICE_STARTS_PER_10_MINUTES = env_int("GUANDAN_PRACTICE_STARTS_PER_10_MINUTES", 30)
 
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "games:lobby"
@@ -264,11 +307,40 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 SESSION_COOKIE_HTTPONLY = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
-if env_bool("SECURE_COOKIES", default=False):
+X_FRAME_OPTIONS = "DENY"
+SERVED_OVER_TLS = env_bool("SECURE_COOKIES", default=False)
+if SERVED_OVER_TLS:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 if env_bool("BEHIND_TLS_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Over HTTPS: plain HTTP is redirected, and browsers are told to use HTTPS only (HSTS,
+# a year by default once the site is served over TLS).
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=SERVED_OVER_TLS)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if SERVED_OVER_TLS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=False)
+
+# Content Security Policy (django-csp): scripts, styles and sockets from the site itself
+# only, no inline script or style, no framing. htmx 2 works under it with its eval-like
+# features and its injected indicator style switched off (``<meta name="htmx-config">``
+# in templates/base.html); the pages use neither.
+from csp.constants import NONE, SELF  # noqa: E402
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 LOGGING = {
     "version": 1,

@@ -28,4 +28,4 @@ echo "Installing Python packages (requirements.txt)"
 .venv/bin/python manage.py demo --base-url "http://${HOST}:${PORT}"
 
 echo "Serving http://${HOST}:${PORT}/ (Ctrl-C stops)"
-exec .venv/bin/daphne -b "$HOST" -p "$PORT" guandan_site.asgi:application
+exec .venv/bin/daphne --no-server-name -b "$HOST" -p "$PORT" guandan_site.asgi:application

@@ -45,6 +45,20 @@ def fast_password_hashing(request):
         yield
 
 
+# The per-client limits on guests and practice starts (guandan_site/throttle.py) count
+# every request from 127.0.0.1: a whole run makes more than a player would, so they are
+# lifted for the servers tests spawn (the environment) and, below, in this process;
+# tests/site/test_security.py sets them low on purpose.
+os.environ.setdefault("GUANDAN_GUESTS_PER_10_MINUTES", "1000000")
+os.environ.setdefault("GUANDAN_PRACTICE_STARTS_PER_10_MINUTES", "1000000")
+
+
+@pytest.fixture(autouse=True)
+def no_client_limits(settings):
+    settings.GUANDAN_GUESTS_PER_10_MINUTES = 1_000_000
+    settings.GUANDAN_PRACTICE_STARTS_PER_10_MINUTES = 1_000_000
+
+
 @pytest.fixture
 def make_user(db):
     """``make_user(points=0, username=None, display_name=None)``: a registered player."""

@@ -17,9 +17,9 @@ import asyncio
 import functools
 import json
 import logging
+import re
 import weakref
 from concurrent.futures import ThreadPoolExecutor
-from decimal import Decimal, InvalidOperation
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -47,12 +47,16 @@ from games.live.render import (
 )
 from games.models import Table
 from games.tables import selectors as table_selectors
-from games.tables.consumers import viewer_language
+from games.tables.consumers import SessionBound, viewer_language
 from games.tables.selectors import invitations
 
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
+PRESENCE_INTERVAL = 60.0  # seconds between a seated player's "still here" (door.human_present)
+MAX_JSON_DEPTH = 4  # an action is an object of strings and lists of strings
+_WHOLE_NUMBER = re.compile(r"[0-9]{1,12}")  # ASCII digits only (no "80.7", no other scripts' digits)
+_INTERVAL = re.compile(r"[0-9]{1,2}(\.[0-9]{1,2})?")
 SORT_ACTIONS = {"sort-rank": "rank", "sort-suit": "suit", "sort-combo": "combo"}
 MOVE_ACTIONS = ("pass", "tribute", "return", "play")
 
@@ -173,13 +177,56 @@ class _Choose(Exception):
     """The selected cards read several ways: the player chooses first (R3.5)."""
 
 
+def _json_depth(text: str, limit: int) -> bool:
+    """Whether the JSON text ``text`` nests arrays and objects at most ``limit`` deep,
+    read before parsing it (deep nesting costs the parser its stack)."""
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return False
+        elif char in "]}":
+            depth -= 1
+    return True
+
+
+def _whole_number(value) -> int | None:
+    """A non-negative whole number written in ASCII digits (a JSON integer or a string of
+    digits), else None: no fractions, signs, spaces, booleans or other scripts' digits."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value >= 0 else None
+    if isinstance(value, str) and _WHOLE_NUMBER.fullmatch(value):
+        return int(value)
+    return None
+
+
 def _int(value, rule: str, what: str) -> int:
     if isinstance(value, list) and len(value) == 1:
         value = value[0]
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise door.PlayError(rule, _("%(what)s is missing or not a number") % {"what": what}) from None
+    number = _whole_number(value)
+    if number is None:
+        raise door.PlayError(rule, _("%(what)s is missing or not a number") % {"what": what})
+    return number
+
+
+def _interval(value) -> str:
+    """The auto-play interval as sent by the form's list ("0.3" ... "5"), strictly."""
+    text = value if isinstance(value, str) else ""
+    if not _INTERVAL.fullmatch(text):
+        raise door.PlayError("R9.2", _("choose an auto-play interval from the list"))
+    return text
 
 
 def _card_list(value) -> list[int]:
@@ -190,10 +237,9 @@ def _card_list(value) -> list[int]:
         raise door.PlayError("R1.3", _("a hand holds at most 27 cards"))
     cards = []
     for v in values:
-        try:
-            card = int(v)
-        except (TypeError, ValueError):
-            raise door.PlayError("R1.4", _("%(value)r is not a card id") % {"value": str(v)[:20]}) from None
+        card = _whole_number(v)
+        if card is None:
+            raise door.PlayError("R1.4", _("%(value)r is not a card id") % {"value": str(v)[:20]})
         if not 0 <= card < 108:
             raise door.PlayError("R1.4", _("%(value)s is not a card id (0-107)") % {"value": card})
         cards.append(card)
@@ -202,7 +248,7 @@ def _card_list(value) -> list[int]:
     return cards
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(SessionBound, AsyncWebsocketConsumer):
     async def dispatch(self, message):
         """Channels' dispatch without its hop to the process's synchronous thread to close
         stale database connections before every message: this consumer never uses the
@@ -225,12 +271,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         # The resync draws this page from its own task: it takes turns with the page's
         # messages and events, which otherwise run one at a time.
         self.turn = asyncio.Lock()
+        self.seated = False
+        self.presence: asyncio.Task | None = None
         if not await _in_thread(self._may_watch)():
             # No such table, or a friend table this browser was not invited to (R10.3).
             await self.close(code=4404)
             return
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        await self.join_user_group()
         await self.accept()
+        if self.seated:
+            # A seated player with the table open is a human at the table: it is not
+            # abandoned (door.abandon_tables) while this page stays.
+            self.presence = asyncio.ensure_future(self._keep_present())
         await self.send_render()
         self.behind: tuple[int, int] | None = None  # a newer step the resync saw first
         _resync_of_this_loop().add(self)
@@ -238,7 +291,18 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if hasattr(self, "behind"):
             _resync_of_this_loop().discard(self)
+        if self.presence is not None:
+            self.presence.cancel()
         await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+        await self.leave_user_group()
+
+    async def _keep_present(self):
+        while True:
+            await asyncio.sleep(PRESENCE_INTERVAL)
+            try:
+                await _in_thread(door.human_present)(table_id=self.table_id)
+            except Exception:  # the database is away: the next beat tries again
+                log.warning("table %s: presence not recorded", self.table_id, exc_info=True)
 
     async def resync(self) -> None:
         """Draw the page afresh from the database: a step's event never reached it. A
@@ -267,7 +331,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             # No deal yet (the waiting room follows seat changes over HTTP) or an event
             # from an older sender: read the table afresh.
             self.viewer.play_as = []
-            await self.send_render()
+            await self.send_render_or_log()
             return
         if (event["deal"], event["seq"]) < self.drawn:
             return  # an older step that arrived after a newer one: the page is ahead
@@ -278,7 +342,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             html = self.draw(_scene_of(self.table_id, data), public, keep_hand=True)
         except Exception:  # a bad event must not cost the page its connection
             log.exception("table %s: drawing step %s failed; reading the table afresh", self.table_id, event.get("seq"))
-            await self.send_render()
+            await self.send_render_or_log()
             return
         await self.send(text_data=html)
 
@@ -286,6 +350,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         html = await _in_thread(self.render)()
         if html:
             await self.send(text_data=html)
+
+    async def send_render_or_log(self):
+        """``send_render`` for events: a database that is away costs this update only,
+        never the page its connection (the next event or the page's next message draws
+        the table again)."""
+        try:
+            await self.send_render()
+        except Exception:
+            log.exception("table %s: the table could not be read afresh", self.table_id)
 
     # ---- rendering (sync, in a worker thread) --------------------------------------
 
@@ -297,6 +370,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         invited = invitations(session).keys() if session is not None and session.session_key else ()
         user = self._user()
         self.user_id = user.pk if user is not None else None
+        self.seated = user is not None and table.seats.filter(user=user).exists()
+        if self.seated:
+            door.human_present(table_id=table.pk)
         return table_selectors.may_see(table, table_selectors.viewer_for(user, invited_table_ids=invited))
 
     def _user(self):
@@ -339,9 +415,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         if len(text_data.encode("utf-8", "replace")) > MAX_MESSAGE_BYTES:
             await self.refuse("R9.1", _("that message is too large"))
             return
+        if not _json_depth(text_data, MAX_JSON_DEPTH):
+            await self.refuse("R9.1", _("that message nests too deeply"))
+            return
         try:
             data = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):
             await self.refuse("R9.1", _("that message is not JSON"))
             return
         if not isinstance(data, dict) or not isinstance(data.get("action"), str):
@@ -358,9 +437,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=html)
 
     async def refuse(self, rule: str, message: str):
+        """Answer in words, keeping the socket: drawn from the newest scene this page was
+        sent, without a query, so a refusal is answered while the database is away too."""
         self.viewer.message = f"{rule}: {message}"
         self.viewer.message_kind = "error"
-        await self.send_render()
+        try:
+            if self.scene is not None:
+                await self.send(text_data=self.draw(self.scene))
+            else:
+                await self.send_render()
+        except Exception:  # nothing more to say; the page keeps its connection
+            log.exception("table %s: the refusal could not be drawn", self.table_id)
 
     def handle(self, data: dict) -> str:
         """Apply one message; returns HTML to send to this page only ("" when the change
@@ -395,10 +482,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                     door.set_auto_play(table=table, user=user, interval=None)
                     return self._done()
                 if action == "auto-on":
-                    try:
-                        interval = Decimal(str(data.get("auto_interval", "1")))
-                    except InvalidOperation:
-                        raise door.PlayError("R9.2", _("choose an auto-play interval from the list")) from None
+                    interval = _interval(data.get("auto_interval", "1"))
                     door.set_auto_play(table=table, user=user, interval=interval)
                     return self._done()
                 viewer.selected = tuple(_card_list(data.get("card")))

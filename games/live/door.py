@@ -230,6 +230,7 @@ def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, a
                 raise PlayError("R10.5", _("you are not seated at this table"))
             if sitting.position != seat:
                 raise PlayError("R10.5", _("you sit in seat %(number)s") % {"number": sitting.position + 1})
+            _seen_human(table)
         if (expected_deal is not None and expected_deal != deal.pk) or expected_seq != deal.seq:
             raise PlayError(
                 "R9.1",
@@ -267,6 +268,46 @@ def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, a
         announce_table_changed(table.pk, scene_for(table, deal, seats.values(), state=new_state,
                                                    state_json=deal.state))
         return Outcome(deal.pk, deal.seq, new_state)
+
+
+# A human's presence is written at most this often per table (an action, an open page).
+PRESENCE_EVERY = timedelta(seconds=60)
+
+
+def _seen_human(table: Table) -> None:
+    """A seated player acted: the table has a human (see ``abandon_tables``). Written at
+    most once a minute, and without touching the table's version."""
+    now = timezone.now()
+    if table.human_seen_at is None or now - table.human_seen_at >= PRESENCE_EVERY:
+        Table.objects.filter(pk=table.pk).update(human_seen_at=now)
+
+
+def human_present(*, table_id: int) -> None:
+    """A seated player has the table open (the table's socket says so once a minute)."""
+    Table.objects.filter(pk=table_id, status=Table.Status.PLAYING).update(human_seen_at=timezone.now())
+
+
+def abandon_tables() -> int:
+    """End the match of every table that has had no human for ``GUANDAN_ABANDON_AFTER``
+    seconds (nobody seated acted or had the table open): it is abandoned, without a
+    winner, and the table closes, rather than bots and the autopilot playing on for ever.
+    Returns how many tables closed."""
+    cutoff = timezone.now() - timedelta(seconds=settings.GUANDAN_ABANDON_AFTER)
+    closed = 0
+    for table_id in Table.objects.filter(status=Table.Status.PLAYING, human_seen_at__lt=cutoff).values_list("pk", flat=True):
+        with transaction.atomic():
+            table = Table.objects.select_for_update().filter(
+                pk=table_id, status=Table.Status.PLAYING, human_seen_at__lt=cutoff).first()
+            if table is None:
+                continue  # a human came back meanwhile
+            Match.objects.filter(table=table, status=Match.Status.PLAYING).update(
+                status=Match.Status.ABANDONED, finished_at=timezone.now())
+            table.status = Table.Status.CLOSED
+            table.save(update_fields=["status", "updated_at"])
+            announce_table_changed(table.pk)
+            log.info("table %s: no human for %s s; match abandoned, table closed", table_id, settings.GUANDAN_ABANDON_AFTER)
+            closed += 1
+    return closed
 
 
 def _settle(table: Table, deal: Deal, state: DealState, seats: dict[int, Seat]) -> None:
@@ -509,7 +550,9 @@ def sweep(*, grace: float = 2.0) -> int:
     runs the timer body for it now, and deals the next deal where one is overdue. A turn
     is overdue ``grace`` seconds after it should have happened, so the sweep never hurries
     a bot past the table's bot speed nor a human past the think time. Returns how many
-    tables it moved."""
+    tables it moved. Tables without a human for ``GUANDAN_ABANDON_AFTER`` seconds are
+    closed first (``abandon_tables``)."""
+    abandon_tables()
     now = timezone.now()
     moved = 0
     running = Deal.objects.filter(
@@ -574,9 +617,13 @@ def grant_resync_grace(*, table_id: int, deal_id: int, seq: int, position: int) 
 
 
 def take_back_control(*, table: Table, user) -> None:
-    """Switch the autopilot off for the user's seat until the next timeouts (R9.2); the
-    think time starts afresh."""
-    _change_seat(table, user, autopilot=False, restart_clock=True)
+    """Switch the autopilot off for the user's seat until the next timeouts (R9.2).
+
+    Refused when the seat is not on autopilot: there is nothing to take back. The think
+    time starts afresh only when the seat is the one to act: the deadline belongs to
+    the seat to act, and another seat's player must not be able to move it (sent every
+    few seconds, that would stall the table for ever)."""
+    _change_seat(table, user, autopilot=False, restart_clock=True, needs_autopilot=True)
 
 
 def set_auto_play(*, table: Table, user, interval: Decimal | None) -> None:
@@ -584,22 +631,30 @@ def set_auto_play(*, table: Table, user, interval: Decimal | None) -> None:
     suggestion), until switched off (None)."""
     if interval is not None and table.kind == Table.Kind.MATCH:
         raise PlayError("R10.8", _("auto play is for friend and practice tables; match tables play unassisted"))
-    if interval is not None and Decimal(interval) not in AUTO_PLAY_INTERVALS:
-        raise PlayError("R9.2", _("choose an auto-play interval from the list"))
+    if interval is not None:
+        try:
+            interval = Decimal(str(interval))
+            listed = interval.is_finite() and interval in AUTO_PLAY_INTERVALS
+        except ArithmeticError:  # "sNaN" and the like
+            listed = False
+        if not listed:
+            raise PlayError("R9.2", _("choose an auto-play interval from the list"))
     _change_seat(table, user, auto_play=interval)
 
 
-def _change_seat(table: Table, user, *, restart_clock: bool = False, **fields) -> None:
+def _change_seat(table: Table, user, *, restart_clock: bool = False, needs_autopilot: bool = False, **fields) -> None:
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
         seat = seat_of(table, user)
         if seat is None:
             raise PlayError("R10.5", _("you are not seated at this table"))
+        if needs_autopilot and not seat.autopilot:
+            raise PlayError("R9.2", _("your seat is not on autopilot; there is nothing to take back"))
         Seat.objects.filter(pk=seat.pk).update(**fields)
         table.save(update_fields=["updated_at"])  # the seats changed: a new version
         deal = current_deal(table)
         if deal is not None and deal.finished_at is None:
-            if restart_clock:
+            if restart_clock and seat.position in state_from_json(deal.state).to_act:
                 deal.deadline = timezone.now() + timedelta(seconds=table.think_time)
                 deal.save(update_fields=["deadline"])
             _rearm(table, deal)

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 from django import forms
 from django.contrib import messages
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -23,6 +24,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import services as account_services
@@ -38,6 +40,7 @@ from games.models import BotLevel, Table
 from games.practice import services as practice
 from games.tables import selectors
 from games.tables.policies import TableError
+from guandan_site import throttle
 
 log = logging.getLogger(__name__)
 
@@ -153,8 +156,14 @@ def start(request):
     form = PracticeStartForm(request.POST)
     if not form.is_valid():
         return _home(request, form, status=400)
+    if not throttle.allow(request, "practice", limit=settings.GUANDAN_PRACTICE_STARTS_PER_10_MINUTES, period=600):
+        form.add_error(None, _("You started many practice games just now; wait a few minutes and try again."))
+        return _home(request, form, status=429)
     user = request.user
     if not user.is_authenticated:
+        if not throttle.allow_new_guest(request):
+            form.add_error(None, _("Many guests were created from your network just now; wait a few minutes and try again."))
+            return _home(request, form, status=429)
         user = account_services.create_guest()
         login(request, user, backend=AUTH_BACKEND)
         messages.info(request, _("You are playing as %(name)s.") % {"name": user.profile.display_name})
@@ -279,6 +288,7 @@ def _board(request, run: practice.DrillRun, *, status: int = 200, **extra):
     return render(request, template, context, status=status)
 
 
+@never_cache  # a drill's hand
 @require_GET
 def drill_page(request, drill_id):
     """A drill: the situation, the goal, and the human's hand to act with."""
@@ -301,6 +311,7 @@ def _posted_cards(request) -> list[int]:
     return cards
 
 
+@never_cache  # a drill's hand
 @require_POST
 def drill_act(request, drill_id):
     """One step of a drill, posted by the board's form (htmx swaps the board):
@@ -359,6 +370,7 @@ def _hint(request, run: practice.DrillRun):
     return _board(request, run, selected=selected, message=" ".join(parts), message_kind="hint")
 
 
+@never_cache  # a drill's hand
 @require_POST
 def drill_reset(request, drill_id):
     """Start the drill again from its situation (the last result is kept until the next

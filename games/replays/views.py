@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from django.db.models import Q
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -53,6 +53,8 @@ from games.engine.reading import shown_rank
 from games.engine.views import view_for
 from games.live.render import card_context, cards_context
 from games.models import Deal, Match, Participant, Seat
+from games.tables import selectors as table_selectors
+from games.tables.selectors import invitations
 from games.replays.log import (
     ReplayError,
     engine_actions,
@@ -484,8 +486,17 @@ def participant_names(match: Match) -> dict[int, str]:
     return names
 
 
-def _deal(deal_id: int) -> Deal:
-    return get_object_or_404(Deal.objects.select_related("match__table"), pk=deal_id)
+def _visible_match(request, match: Match) -> Match:
+    viewer = table_selectors.viewer_for(request.user, invited_table_ids=invitations(request.session).keys())
+    if not table_selectors.may_see_match(match, viewer):
+        raise Http404(_("No such match."))  # the same answer as for a match that does not exist
+    return match
+
+
+def _deal(request, deal_id: int) -> Deal:
+    deal = get_object_or_404(Deal.objects.select_related("match__table"), pk=deal_id)
+    _visible_match(request, deal.match)
+    return deal
 
 
 def _refused(request, deal: Deal | None, message: str, status: int = 403) -> HttpResponse:
@@ -509,7 +520,7 @@ def deal_replay(request, deal_id: int):
     An htmx step request gets the board fragment alone (``#replay-board``); the address
     bar follows it (``hx-push-url``), so the address always names the deal and the step.
     """
-    deal = _deal(deal_id)
+    deal = _deal(request, deal_id)
     own_seat = seat_in_deal(deal, request.user)
     try:
         mode = viewing_mode(deal, own_seat, request.GET.get("seat"))
@@ -569,7 +580,7 @@ def deal_json(request, deal_id: int):
 
     Refused (403) while the deal is not finished, to everyone: an export holds every hand.
     """
-    deal = _deal(deal_id)
+    deal = _deal(request, deal_id)
     if not deal.is_finished:
         return JsonResponse({"error": _hidden_information_message()}, status=403)
     try:
@@ -585,7 +596,7 @@ def deal_json(request, deal_id: int):
 def match_history(request, match_id: int):
     """``/matches/<id>/``: the match's deals with their results and level changes (R7,
     R9.6), each linked to its replay once finished."""
-    match = get_object_or_404(Match.objects.select_related("table"), pk=match_id)
+    match = _visible_match(request, get_object_or_404(Match.objects.select_related("table"), pk=match_id))
     own_seat = None
     if request.user.is_authenticated:
         own = Participant.objects.filter(match=match, user=request.user).first()

@@ -177,6 +177,19 @@ def may_see(table: Table, viewer: Viewer) -> bool:
     )
 
 
+def may_see_match(match, viewer: Viewer) -> bool:
+    """Friend tables are private (R10.3) while playing and after: a friend table's
+    match, its replays and exports are seen by the match's players, whoever may see the
+    table (its players, host and invitees) and staff. Every other match is public."""
+    table = match.table
+    if table.kind != Table.Kind.FRIEND:
+        return True
+    user = viewer.user
+    if viewer.is_player and (user.is_staff or match.participants.filter(user=user).exists()):
+        return True
+    return may_see(table, viewer)
+
+
 def table_view(table: Table, viewer: Viewer) -> TableView:
     """Describe ``table`` (loaded with ``tables_with_seats``) for ``viewer``."""
     seats = {seat.position: seat for seat in table.seats.all()}

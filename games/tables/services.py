@@ -271,7 +271,8 @@ def start_match(*, table: Table, user) -> Match:
             ]
         )
         table.status = Table.Status.PLAYING
-        table.save(update_fields=["status", "updated_at"])
+        table.human_seen_at = timezone.now()
+        table.save(update_fields=["status", "human_seen_at", "updated_at"])
         door.deal_first(table=table, match=match)  # announces the change on commit
     return match
 

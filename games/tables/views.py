@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -112,6 +113,7 @@ def _play_context(request, table) -> dict:
     }
 
 
+@never_cache  # it may hold the viewer's hand: never kept by a browser or a shared cache
 @require_GET
 def table_page(request, table_id):
     """A table: the waiting room (seats and the host's controls), or the match in progress."""
@@ -120,6 +122,7 @@ def table_page(request, table_id):
     return render(request, "tables/table.html", context)
 
 
+@never_cache  # it may hold the viewer's hand: never kept by a browser or a shared cache
 @require_GET
 def table_live(request, table_id):
     """The table's changing part (``#table-live``), polled by the page: 204 when the table

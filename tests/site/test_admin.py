@@ -31,6 +31,7 @@ def admin_client_with_data(client, make_user, make_table, full_table):
     make_table(make_user(), kind="friend")
     Group.objects.create(name="Moderators")
     superuser = get_user_model().objects.create_superuser("root", "root@example.com", "root-password-123")
+    client.post(reverse("accounts:login"), {"username": "root", "password": "wrong"})  # a counted attempt
     client.force_login(superuser)
     return client
 
