@@ -37,6 +37,7 @@ from games.engine.replay import state_from_json, state_to_json
 from games.engine.views import view_for
 from games.live.selectors import current_deal
 from games.models import Deal, Seat, Table
+from games.rules.words import reading_label, settlement_text
 
 SORT_MODES = ("rank", "suit", "combo")
 SUIT_CLASSES = ("s", "h", "c", "d")
@@ -212,7 +213,7 @@ def _move_context(move: dict, level: int, infos: dict[int, SeatInfo]) -> dict[st
         "name": infos[move["seat"]].name if move["seat"] in infos else "",
         "pass": not move["cards"],
         "cards": cards_context(move["cards"], level),
-        "reading": Reading.from_json(reading).name if reading else "",
+        "reading": reading_label(Reading.from_json(reading)) if reading else "",
         "actor": move.get("actor", "human"),
     }
 
@@ -261,7 +262,7 @@ def public_context(scene: Scene) -> dict[str, Any]:
     if state.is_over and scene.result:
         result = {
             "places": [p + 1 for p in scene.result["places"]],
-            "explanation": scene.result["explanation"],
+            "explanation": settlement_text(scene.result["explanation"]),
             "match_over": scene.result["match_over"],
             "winner": "A" if scene.result["winner_team"] == 0 else "B",
             "points": _winner_points(scene),

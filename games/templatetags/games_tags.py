@@ -9,6 +9,14 @@ from django.utils.translation import gettext as _
 
 register = template.Library()
 
+
+@register.filter(name="rule_links")
+def rule_links_filter(text):
+    """Escape ``text`` and make every rule id in it (R4.2) a link to the rules page."""
+    from games.rules.words import rule_links
+
+    return rule_links(text)
+
 LEVEL_LABELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
 

@@ -174,7 +174,7 @@ def test_timeouts_and_autopilot_are_marked(client, played):
     deal = played[0].deal
     html = client.get(url(deal)).content.decode()
     assert "time ran out" in html
-    assert "is on autopilot after two timeouts in a row (R9.2)" in html
+    assert 'is on autopilot after two timeouts in a row (<a class="rule-link" href="/rules/#R9.2">R9.2</a>)' in html
 
 
 # --------------------------------------------------------------------------------------
