@@ -61,7 +61,7 @@ from games.replays.log import (
     tribute_step,
     trick_starts,
 )
-from games.rules.words import reading_label, settlement_text
+from games.rules.words import name_text, reading_label, settlement_text
 
 ALL = "all"
 SPEEDS = ("0.5", "1", "2", "3")  # seconds a step while playing
@@ -323,7 +323,7 @@ class Replay:
             "number": move["seat"] + 1,
             "pass": move["pass"],
             "cards": cards_context(move["cards"], level),
-            "reading": "" if move["pass"] else move["name"],
+            "reading": "" if move["pass"] else name_text(move["name"]),
             "actor": move["actor"],
         }
 
