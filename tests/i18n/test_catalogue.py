@@ -103,6 +103,27 @@ def test_every_marked_string_has_a_translation(tmp_path):
     assert not missing, f"marked for translation but not in the zh-Hans catalogue: {missing[:10]}"
 
 
+GETTEXT_CALLS = {"_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy", "pgettext", "pgettext_lazy",
+                 "npgettext", "gettext_noop"}
+
+
+def test_no_translated_word_hides_inside_an_f_string():
+    """xgettext does not read inside f-strings: a word looked up there never reaches the
+    catalogue (the table's "timeout" badge once stayed English that way)."""
+    import ast
+
+    hidden = []
+    for package in ("accounts", "games", "guandan_site"):
+        for path in (ROOT / package).rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.JoinedStr):
+                    for inner in ast.walk(node):
+                        if isinstance(inner, ast.Call) and getattr(inner.func, "id", None) in GETTEXT_CALLS:
+                            hidden.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
+    assert not hidden, hidden
+
+
 def _templates() -> list[Path]:
     found = sorted((ROOT / "templates").rglob("*.html"))
     for package in ("accounts", "games"):
