@@ -228,7 +228,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         already shows it (another seat moved), so a selection in progress stays."""
         with translation.override(self.language):
             if public is None:
-                public = render_public(scene)
+                # Drawn once per scene and language for all of this process's pages that
+                # read the table in a language other than the sender's.
+                drawn = scene.__dict__.setdefault("public_by_language", {})
+                public = drawn.get(self.language)
+                if public is None:
+                    public = drawn[self.language] = render_public(scene)
             position = scene.position_of(self.user_id)
             parts = render_private_parts(scene, position, self.viewer,
                                          skip_hand=self.hand_key if keep_hand else None)
