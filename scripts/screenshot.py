@@ -4,8 +4,9 @@
         --login demo:demo-password
 
 Used for the README's pictures (start the site with scripts/dev.sh first). ``--locale``
-sets the browser's language (zh-CN for the Chinese site); ``--start`` presses the waiting
-table's start button first and waits for the hand, for a picture of a table in play:
+sets the browser's language (zh-CN for the Chinese site; Chinese pictures need a CJK
+font, Debian's fonts-noto-cjk); ``--start`` presses the waiting table's start button
+first and waits for the player's turn, for a picture of a table in play:
 
     .venv/bin/python scripts/screenshot.py http://127.0.0.1:8000/tables/1/ docs/screenshot-table-zh-phone.png \
         --login demo:demo-password --locale zh-CN --start --width 390 --height 844 --scale 2
