@@ -23,7 +23,7 @@ from typing import Callable
 
 from django.urls import reverse
 from django.utils.html import escape, format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils import formats
 from django.utils.translation import gettext_lazy, ngettext
@@ -496,16 +496,18 @@ def rule_url(rule: str) -> str:
 
 
 def rule_links(text) -> SafeString:
-    """``text`` escaped, with each rule id in it a link to that rule on the rules page."""
+    """``text`` escaped (unless it is safe HTML already, such as a ``blocktranslate``'s
+    result), with each rule id in it a link to that rule on the rules page."""
     if text is None:
         return mark_safe("")
+    safe = isinstance(text, SafeData)
     out, at = [], 0
     source = str(text)
     for m in RULE_ID.finditer(source):
-        out.append(escape(source[at:m.start()]))
+        out.append(source[at:m.start()] if safe else escape(source[at:m.start()]))
         out.append(format_html('<a class="rule-link" href="{}">{}</a>', rule_url(m.group()), m.group()))
         at = m.end()
-    out.append(escape(source[at:]))
+    out.append(source[at:] if safe else escape(source[at:]))
     return mark_safe("".join(out))
 
 
