@@ -288,6 +288,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             viewer.coach = ""
             try:
                 if action == "language":
+                    if viewer.play_as:  # the offered readings, named in the new language (R3.5)
+                        viewer.play_as = [dict(r, name=reading_label(Reading.from_json(r["reading"])))
+                                          for r in viewer.play_as]
+                        viewer.message = rule_links(_("R3.5: these cards can be played several ways; choose one."))
                     return self.render()
                 if action in SORT_ACTIONS:
                     viewer.sort = SORT_ACTIONS[action]

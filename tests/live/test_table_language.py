@@ -100,3 +100,53 @@ async def test_a_refusal_in_chinese_keeps_its_rule_id_as_a_link(playing_table):
     assert message.startswith('<a class="rule-link" href="/rules/#R6.2">R6.2</a>：'), message
     assert CJK.search(message)
     await page.disconnect()
+
+
+@pytest.mark.rigged_deal
+async def test_offered_readings_are_renamed_when_the_page_switches(playing_table):
+    """R3.5: the "play as" buttons offered before a switch are named in the new language,
+    and choosing one still plays that reading."""
+    from channels.db import database_sync_to_async
+
+    from games.models import Action
+
+    from .test_table_consumer import current, new_deal, state_to_json
+
+    table, users = playing_table
+
+    def rig():
+        # Seat 1 leads at level 2 holding 3 4 5 6 and a wild 2H: 2-6 or 3-7 (R3.5).
+        from dataclasses import replace
+
+        from games.engine.cards import parse_faces
+
+        deal, state = current(table)
+        mine = parse_faces(["3S", "4D", "5C", "6S", "2H"])
+        rest = [c for c in range(108) if c not in mine]
+        hands = [mine + rest[:22], rest[22:49], rest[49:76], rest[76:103]]
+        fresh = replace(new_deal(hands=hands, level=0, team_levels=(0, 0), prev_places=None, seed=deal.seed),
+                        lead_seat=0, turn=0)
+        deal.hands, deal.state = hands, state_to_json(fresh)
+        deal.save()
+        return deal, mine
+
+    deal, mine = await database_sync_to_async(rig)()
+    page, _ = await connect(table, users[0])
+    await page.send_json_to({"action": "play", "card": mine, "deal": deal.pk, "seq": deal.seq})
+    english = re.findall(r'value="(play-as-\d+)"[^>]*>([^<]+)<', await page.receive_from(timeout=5))
+    assert any("3-7" in name and "straight" in name for _v, name in english), english
+    await page.send_json_to({"action": "language", "language": "zh-hans"})
+    reply = await page.receive_from(timeout=5)
+    chinese = re.findall(r'value="(play-as-\d+)"[^>]*>([^<]+)<', reply)
+    assert [v for v, _n in chinese] == [v for v, _n in english]
+    assert all(CJK.search(name) and "straight" not in name for _v, name in chinese), chinese
+    assert "R3.5" in reply and CJK.search(text_of(reply))
+    value = next(v for v, name in chinese if "顺子 3-7" in name)
+    await page.send_json_to({"action": value, "card": mine, "deal": deal.pk, "seq": deal.seq})
+    await drain(page)
+
+    def last_reading():
+        return Action.objects.filter(deal=deal).order_by("-seq").first().reading
+
+    assert await database_sync_to_async(last_reading)() == {"shape": "straight", "top": "7"}
+    await page.disconnect()
