@@ -28,7 +28,6 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts import services as account_services
 from games.bots import DRILLS, get_drill, suggest
 from games.bots.drills import HUMAN_SEAT, Drill
-from games.engine.cards import card_name
 from games.engine.deal import PASS, PLAY, RETURN, TRIBUTE, team_of
 from games.engine.errors import RuleError
 from games.engine.reading import Reading

@@ -24,8 +24,7 @@ from playwright.sync_api import expect
 from games.models import Deal, Table
 
 from .test_table_browser import (
-    DEAL_BUDGET, act_by_reading_the_page, button, log_in, select_cards, submit_and_wait,
-    wait_connected, wait_for_turn_or_settlement,
+    DEAL_BUDGET, act_by_reading_the_page, button, log_in, select_cards, submit_and_wait, wait_for_turn_or_settlement,
 )
 
 pytestmark = pytest.mark.browser
@@ -206,7 +205,6 @@ def test_switching_language_mid_deal_keeps_the_socket_and_the_other_pages_langua
     table_id = int(re.search(r"/tables/(\d+)/", page.url).group(1))
     page.locator(f'form[action="/tables/{table_id}/start/"] button[type="submit"]').click()
     expect(page.locator("#tbl-hand")).to_be_visible()
-    page.add_init_script("window.__loads = (window.__loads || 0) + 1")
     page.evaluate("window.__sameDocument = true")
     page.evaluate("document.addEventListener('htmx:wsOpen', () => { window.__opens = (window.__opens || 0) + 1; })")
 
@@ -224,12 +222,12 @@ def test_switching_language_mid_deal_keeps_the_socket_and_the_other_pages_langua
 
     # The table goes on: at the next step the page reads Chinese, the spectator English.
     seq = int(page.locator("#tbl-status").get_attribute("data-seq"))
-    wait_connected_text = "() => Number(document.getElementById('tbl-status').getAttribute('data-seq')) > %d" % seq
+    past_that_step = "() => Number(document.getElementById('tbl-status').getAttribute('data-seq')) > %d" % seq
     outcome = wait_for_turn_or_settlement(page)
     if outcome == "turn":
         act_by_reading_the_page(page)
-    page.wait_for_function(wait_connected_text, timeout=30_000)
-    watcher.wait_for_function(wait_connected_text, timeout=30_000)
+    page.wait_for_function(past_that_step, timeout=30_000)
+    watcher.wait_for_function(past_that_step, timeout=30_000)
     table_text = page.evaluate(VISIBLE_TEXT, None)
     assert not english_words(table_text), sorted(set(english_words(table_text)))[:12]
     watcher_text = watcher.evaluate(VISIBLE_TEXT, None)

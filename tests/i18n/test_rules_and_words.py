@@ -22,7 +22,7 @@ from django.utils import translation
 
 from games.bots.drills import DRILLS
 from games.engine.cards import NUM_CARDS, rank_index
-from games.engine.combos import explain_not_combination, readings_of
+from games.engine.combos import explain_not_combination
 from games.engine.deal import settle
 from games.engine.reading import why_not_beats
 from games.practice import drill_texts
