@@ -63,6 +63,18 @@
         document.title = fresh.title;
         var keep = live;
         swapAround(document.body, fresh.body, keep);
+        // Inside the live part, the socket redraws the table's fragments (#tbl-...); the
+        // few fixed words around them ("Reconnecting...") come from the fresh page, and
+        // what the screen reader last announced is not repeated in the old language.
+        var freshLive = live.id ? fresh.getElementById(live.id) : null;
+        if (freshLive) {
+          freshLive.querySelectorAll("[id]").forEach(function (el) {
+            var mine = document.getElementById(el.id);
+            if (mine && el.id.indexOf("tbl-") !== 0 && !el.children.length && live.contains(mine)) {
+              mine.textContent = el.textContent;
+            }
+          });
+        }
       })
       .catch(function () {
         var field = document.createElement("input");
