@@ -21,6 +21,10 @@ class Profile(models.Model):
         _("guest"), default=False, help_text=_("Guests play practice and friend tables and earn no career points (R10.1).")
     )
     career_points = models.PositiveIntegerField(_("career points"), default=0, help_text=_("Always the sum of the ledger."))
+    language = models.CharField(
+        _("language"), max_length=10, blank=True, choices=settings.LANGUAGES,
+        help_text=_("The site's language for this player on every device; blank follows the browser."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

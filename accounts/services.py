@@ -81,6 +81,21 @@ def rename(*, user, display_name: str) -> Profile:
     return profile
 
 
+def set_language(*, user, language: str) -> Profile:
+    """Save the player's language (one of ``settings.LANGUAGES``, or "" to follow the
+    browser), so it follows the player to other devices."""
+    from django.conf import settings
+
+    if language and language not in dict(settings.LANGUAGES):
+        raise AccountError(_("%(language)s is not a language of this site.") % {"language": language[:20]})
+    with transaction.atomic():
+        profile = Profile.objects.select_for_update().get(user=user)
+        if profile.language != language:
+            profile.language = language
+            profile.save(update_fields=["language"])
+    return profile
+
+
 def _record(*, profile: Profile, delta: int, reason: str, table=None, match=None, deal=None, note: str = ""):
     """Append one ledger row and move the profile's points with it (inside a transaction,
     with the profile row locked). Points never go below 0."""

@@ -6,6 +6,7 @@ password check waits for one of the process's few hashing slots
 (``guandan_site.throttle``); new guests are limited per client.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
@@ -15,6 +16,7 @@ from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.i18n import set_language as django_set_language
 
 from guandan_site import throttle
 
@@ -169,6 +171,17 @@ def player_profile(request, username):
     context = _profile_context(user, request)
     context["is_own"] = request.user == user
     return render(request, "accounts/profile.html", context)
+
+
+@require_POST
+def set_language(request):
+    """The header's switcher: Django's ``set_language`` (the language cookie, then back to
+    ``next``), and for a signed-in player the choice saved on the profile as well."""
+    response = django_set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        services.set_language(user=request.user, language=language)
+    return response
 
 
 def leaderboard(request):

@@ -82,6 +82,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A signed-in player's saved language wins over the cookie and the browser.
+    "accounts.middleware.ProfileLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -279,11 +281,17 @@ LOGOUT_REDIRECT_URL = "games:lobby"
 
 # --- Languages ---------------------------------------------------------------------------
 
+# The browser's Accept-Language picks the first time, then the switcher's cookie (and a
+# signed-in player's profile, accounts/middleware.py). Traditional Chinese (zh-TW, zh-HK,
+# zh-Hant) has no catalogue of its own: Django falls back to the only Chinese listed here,
+# zh-hans; adding ("zh-hant", ...) with a locale/zh_Hant catalogue makes it used instead.
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", _("English")),
     ("zh-hans", _("Simplified Chinese")),
 ]
+# Names shown by the header's switcher, each in its own language (never translated).
+LANGUAGE_SELF_NAMES = {"en": "English", "zh-hans": "中文"}
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = "UTC"

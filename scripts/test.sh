@@ -5,7 +5,8 @@
 #
 # Creates .venv, installs requirements.txt, installs Debian's chromium with apt-get when
 # /usr/bin/chromium is missing (browser tests drive it; no browser is ever downloaded by
-# Playwright), then runs pytest. On the embedded default with nothing set; with
+# Playwright) and Debian's gettext when xgettext is missing (the translation catalogue's
+# test extracts every marked string), then runs pytest. On the embedded default with nothing set; with
 # DATABASE_URL=postgres://... and REDIS_URL=redis://... the same tests run against
 # PostgreSQL and Redis, plus those marked postgres and celery.
 set -euo pipefail
@@ -20,12 +21,17 @@ fi
 echo "Installing Python packages (requirements.txt)"
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 
-if [ ! -x /usr/bin/chromium ]; then
-  echo "Installing Debian's chromium for the browser tests"
-  SUDO=""
-  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+MISSING=""
+if [ ! -x /usr/bin/chromium ]; then MISSING="$MISSING chromium"; fi
+# gettext's xgettext and msgmerge: the catalogue test runs makemessages over the site.
+if ! command -v xgettext >/dev/null || ! command -v msgmerge >/dev/null; then MISSING="$MISSING gettext"; fi
+if [ -n "$MISSING" ]; then
+  echo "Installing Debian's$MISSING for the tests"
   $SUDO apt-get update -qq
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+  # shellcheck disable=SC2086
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $MISSING
 fi
 
 exec .venv/bin/pytest "$@"

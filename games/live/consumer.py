@@ -46,8 +46,9 @@ from games.live.render import (
     scene_for,
 )
 from games.models import Table
+from games.rules.words import advice_text, coach_text, reading_label, reason_text, rule_links
 from games.tables import selectors as table_selectors
-from games.tables.consumers import SessionBound, viewer_language
+from games.tables.consumers import SessionBound, supported_language, viewer_language
 from games.tables.selectors import invitations
 
 log = logging.getLogger(__name__)
@@ -397,7 +398,12 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
         already shows it (another seat moved), so a selection in progress stays."""
         with translation.override(self.language):
             if public is None:
-                public = render_public(scene)
+                # Drawn once per scene and language for all of this process's pages that
+                # read the table in a language other than the sender's.
+                drawn = scene.__dict__.setdefault("public_by_language", {})
+                public = drawn.get(self.language)
+                if public is None:
+                    public = drawn[self.language] = render_public(scene)
             position = scene.position_of(self.user_id)
             parts = render_private_parts(scene, position, self.viewer,
                                          skip_hand=self.hand_key if keep_hand else None)
@@ -439,7 +445,7 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
     async def refuse(self, rule: str, message: str):
         """Answer in words, keeping the socket: drawn from the newest scene this page was
         sent, without a query, so a refusal is answered while the database is away too."""
-        self.viewer.message = f"{rule}: {message}"
+        self.viewer.message = rule_links(f"{rule}: {message}")
         self.viewer.message_kind = "error"
         try:
             if self.scene is not None:
@@ -452,11 +458,23 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
     def handle(self, data: dict) -> str:
         """Apply one message; returns HTML to send to this page only ("" when the change
         is broadcast to the whole table instead)."""
+        if data["action"] == "language":
+            # The header's switcher: this page's fragments in the new language from now on
+            # (the other pages of the table keep theirs). The choice itself is saved over
+            # HTTP (the cookie, the profile).
+            self.language = supported_language(data.get("language")) or self.language
+            self.viewer.message = ""
         with translation.override(self.language):
             viewer = self.viewer
             action = data["action"]
             viewer.coach = ""
             try:
+                if action == "language":
+                    if viewer.play_as:  # the offered readings, named in the new language (R3.5)
+                        viewer.play_as = [dict(r, name=reading_label(Reading.from_json(r["reading"])))
+                                          for r in viewer.play_as]
+                        viewer.message = rule_links(_("R3.5: these cards can be played several ways; choose one."))
+                    return self.render()
                 if action in SORT_ACTIONS:
                     viewer.sort = SORT_ACTIONS[action]
                     viewer.selected = tuple(_card_list(data.get("card")))
@@ -492,7 +510,7 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
             except _Choose:
                 return self.render()  # R3.5: the "play as" buttons are shown first
             except (door.PlayError, RuleError) as exc:
-                viewer.message = str(exc)
+                viewer.message = rule_links(reason_text(str(exc)))
                 viewer.message_kind = "error"
                 return self.render()
 
@@ -560,8 +578,8 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
             raise RuleError("R9.1", _("those cards are not in your hand"))
         options = play_as_options(state, cards)
         if len(options) > 1:
-            viewer.play_as = [{"name": r.name, "reading": r.to_json()} for r in options]
-            viewer.message = _("R3.5: these cards can be played several ways; choose one.")
+            viewer.play_as = [{"name": reading_label(r), "reading": r.to_json()} for r in options]
+            viewer.message = rule_links(_("R3.5: these cards can be played several ways; choose one."))
             viewer.message_kind = "hint"
             return None
         return options[0] if options else False
@@ -578,7 +596,7 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
             log.exception("suggestion failed at table %s", table.pk)
             raise door.PlayError("R9.1", _("no suggestion could be found this time; try again")) from None
         self.viewer.selected = tuple(suggestion.action.cards)
-        self.viewer.message = suggestion.reason
+        self.viewer.message = rule_links(advice_text(suggestion.reason))
         self.viewer.message_kind = "hint"
         return self.render()
 
@@ -593,4 +611,4 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
             log.exception("coach review failed")
             return
         if highlight is not None:
-            self.viewer.coach = highlight.message
+            self.viewer.coach = rule_links(coach_text(highlight.message))

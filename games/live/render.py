@@ -37,6 +37,7 @@ from games.engine.replay import state_from_json, state_to_json
 from games.engine.views import view_for
 from games.live.selectors import current_deal
 from games.models import Deal, Seat, Table
+from games.rules.words import reading_label, settlement_text
 
 SORT_MODES = ("rank", "suit", "combo")
 SUIT_CLASSES = ("s", "h", "c", "d")
@@ -109,14 +110,22 @@ def seat_infos(table: Table) -> dict[int, SeatInfo]:
 
 
 def seat_info(seat: Seat) -> SeatInfo:
+    # A bot's name is worded when drawn (``seat_name``), in each viewer's language; the
+    # scene keeps only the away player's own name.
     if seat.is_bot:
-        if seat.away_user_id:
-            name = _("%(name)s (bot playing)") % {"name": display_name_of(seat.away_user)}
-        else:
-            name = _("Bot %(number)s") % {"number": seat.position + 1}
+        name = display_name_of(seat.away_user) if seat.away_user_id else ""
         return SeatInfo(seat.position, name, True, away=bool(seat.away_user_id))
     return SeatInfo(seat.position, display_name_of(seat.user), False, seat.autopilot, user_id=seat.user_id,
                     auto_play=None if seat.auto_play is None else str(seat.auto_play))
+
+
+def seat_name(info: SeatInfo) -> str:
+    """The name a seat is shown by, in the viewer's language ("Bot 2", "Mei (bot playing)")."""
+    if not info.is_bot:
+        return info.name
+    if info.away:
+        return _("%(name)s (bot playing)") % {"name": info.name}
+    return _("Bot %(number)s") % {"number": info.position + 1}
 
 
 @dataclass
@@ -209,10 +218,10 @@ def _move_context(move: dict, level: int, infos: dict[int, SeatInfo]) -> dict[st
     return {
         "seat": move["seat"],
         "number": move["seat"] + 1,
-        "name": infos[move["seat"]].name if move["seat"] in infos else "",
+        "name": seat_name(infos[move["seat"]]) if move["seat"] in infos else "",
         "pass": not move["cards"],
         "cards": cards_context(move["cards"], level),
-        "reading": Reading.from_json(reading).name if reading else "",
+        "reading": reading_label(Reading.from_json(reading)) if reading else "",
         "actor": move.get("actor", "human"),
     }
 
@@ -237,7 +246,7 @@ def public_context(scene: Scene) -> dict[str, Any]:
             "position": position,
             "number": position + 1,
             "team": "A" if team_of(position) == 0 else "B",
-            "name": info.name,
+            "name": seat_name(info),
             "is_bot": info.is_bot,
             "away": info.away,
             "autopilot": bool(view["autopilot"][position]) or info.autopilot,
@@ -261,7 +270,7 @@ def public_context(scene: Scene) -> dict[str, Any]:
     if state.is_over and scene.result:
         result = {
             "places": [p + 1 for p in scene.result["places"]],
-            "explanation": scene.result["explanation"],
+            "explanation": settlement_text(scene.result["explanation"]),
             "match_over": scene.result["match_over"],
             "winner": "A" if scene.result["winner_team"] == 0 else "B",
             "points": _winner_points(scene),
@@ -358,7 +367,7 @@ def private_context(scene: Scene, seat: int | None, viewer: ViewerState, *, with
             "return": _("Your turn: choose the card to give back."),
         }.get(state.phase, _("Your turn to lead.") if state.leading else _("Your turn."))
     else:
-        names = ", ".join(infos[s].name if s in infos else str(s + 1) for s in view["to_act"])
+        names = _(", ").join(seat_name(infos[s]) if s in infos else str(s + 1) for s in view["to_act"])
         turn_text = _("Waiting for %(names)s.") % {"names": names}
     info = infos.get(seat) if seat is not None else None
     return {

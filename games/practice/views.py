@@ -30,14 +30,15 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts import services as account_services
 from games.bots import DRILLS, get_drill, suggest
 from games.bots.drills import HUMAN_SEAT, Drill
-from games.engine.cards import card_name
 from games.engine.deal import PASS, PLAY, RETURN, TRIBUTE, team_of
 from games.engine.errors import RuleError
 from games.engine.reading import Reading
 from games.engine.views import view_for
-from games.live.render import card_context, cards_context, shown_rank_char
+from games.live.render import card_context, card_label, cards_context, shown_rank_char
 from games.models import BotLevel, Table
 from games.practice import services as practice
+from games.practice.drill_texts import drill_text
+from games.rules.words import advice_text, reading_label, reason_text
 from games.tables import selectors
 from games.tables.policies import TableError
 from guandan_site import throttle
@@ -115,7 +116,16 @@ def _keep(session, run: practice.DrillRun) -> None:
 
 def _drill_rows(session) -> list[dict[str, Any]]:
     results = last_results(session)
-    return [{"drill": _shown_drill(drill), "result": results.get(drill.id)} for drill in DRILLS]
+    return [{"drill": _shown_drill(drill), "result": _shown_result(results.get(drill.id))} for drill in DRILLS]
+
+
+def _shown_result(result) -> dict[str, Any] | None:
+    """A drill's result with its message in the reader's language."""
+    if result is None:
+        return None
+    if isinstance(result, dict):
+        return {"passed": bool(result.get("passed")), "message": drill_text(result.get("message", ""))}
+    return {"passed": result.passed, "message": drill_text(result.message)}
 
 
 def _shown_drill(drill: Drill) -> dict[str, str]:
@@ -123,10 +133,10 @@ def _shown_drill(drill: Drill) -> dict[str, str]:
     # site's translations here, where the language is known.
     return {
         "id": drill.id,
-        "title": _(drill.title),
-        "goal": _(drill.goal),
+        "title": drill_text(drill.title),
+        "goal": drill_text(drill.goal),
         "rule": drill.rule,
-        "hint": _(drill.hint) if drill.hint else "",
+        "hint": drill_text(drill.hint),
         "level": shown_rank_char(drill.level),
     }
 
@@ -189,7 +199,7 @@ def _move_context(move: dict[str, Any], level: int) -> dict[str, Any]:
         "number": move["seat"] + 1,
         "pass": not move["cards"],
         "cards": cards_context(move["cards"], level),
-        "reading": Reading.from_json(reading).name if reading else "",
+        "reading": reading_label(Reading.from_json(reading)) if reading else "",
         "actor": move.get("actor", "human"),
     }
 
@@ -206,8 +216,8 @@ def _action_name(action, level: int) -> str:
     if action.kind == PASS:
         return _("pass")
     if action.kind in (TRIBUTE, RETURN):
-        return card_name(action.cards[0], level)
-    return action.reading.name if action.reading is not None else ", ".join(card_name(c, level) for c in action.cards)
+        return card_label(action.cards[0], level)
+    return reading_label(action.reading) if action.reading is not None else _(", ").join(card_label(c, level) for c in action.cards)
 
 
 def board_context(
@@ -274,11 +284,11 @@ def board_context(
         "to_act": run.human_to_act,
         "leading": state.leading,
         "done": run.done,
-        "result": result,
+        "result": _shown_result(result),
         "progress": run.progress,
         "message": message,
         "message_kind": message_kind,
-        "play_as": [{"index": i, "name": reading.name} for i, reading in enumerate(play_as)],
+        "play_as": [{"index": i, "name": reading_label(reading)} for i, reading in enumerate(play_as)],
     }
 
 
@@ -345,16 +355,17 @@ def drill_act(request, drill_id):
         human = practice.drill_action(run.state, kind=kind, cards=selected, choice=choice)
         run = practice.advance_drill(run, human)
     except practice.ChooseReading as choose:
-        return _board(request, run, selected=selected, message=str(choose), message_kind="hint", play_as=choose.options)
+        return _board(request, run, selected=selected, message=reason_text(str(choose)), message_kind="hint",
+                      play_as=choose.options)
     except RuleError as error:
-        return _board(request, run, selected=selected, message=str(error), message_kind="error")
+        return _board(request, run, selected=selected, message=reason_text(str(error)), message_kind="error")
     _keep(request.session, run)
     return _board(request, run)
 
 
 def _hint(request, run: practice.DrillRun):
     """The drill's own hint, and the move the expert bot suggests with its reason."""
-    parts = [_(run.drill.hint)] if run.drill.hint else []
+    parts = [drill_text(run.drill.hint)] if run.drill.hint else []
     selected: tuple[int, ...] = ()
     if run.human_to_act:
         try:
@@ -365,7 +376,7 @@ def _hint(request, run: practice.DrillRun):
             selected = suggestion.cards
             parts.append(
                 _("The bots would play: %(move)s (%(reason)s).")
-                % {"move": _action_name(suggestion.action, run.state.level), "reason": suggestion.reason}
+                % {"move": _action_name(suggestion.action, run.state.level), "reason": advice_text(suggestion.reason)}
             )
     return _board(request, run, selected=selected, message=" ".join(parts), message_kind="hint")
 

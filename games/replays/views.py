@@ -63,6 +63,7 @@ from games.replays.log import (
     tribute_step,
     trick_starts,
 )
+from games.rules.words import name_text, reading_label, settlement_text
 
 ALL = "all"
 SPEEDS = ("0.5", "1", "2", "3")  # seconds a step while playing
@@ -205,7 +206,7 @@ class Replay:
         actor = action.actor if action.actor in (TIMEOUT, AUTOPILOT) else ""
         if action.kind == PLAY:
             move = after.history[-1]
-            out.append(Event(_("Seat %(seat)s plays %(reading)s") % {"seat": seat, "reading": move.reading.name},
+            out.append(Event(_("Seat %(seat)s plays %(reading)s") % {"seat": seat, "reading": reading_label(move.reading)},
                              cards_context(move.cards, level), "play", actor))
         elif action.kind == PASS:
             out.append(Event(_("Seat %(seat)s passes") % {"seat": seat}, [], "pass", actor))
@@ -235,7 +236,7 @@ class Replay:
                 for i, s in enumerate(after.result.places)
             )
             out.append(Event(_("The deal is over (R6.6). Places: %(places)s.") % {"places": places}, [], "over"))
-            out.append(Event(after.result.settlement.explanation, [], "over"))
+            out.append(Event(settlement_text(after.result.settlement.explanation), [], "over"))
         return out
 
     def _start_events(self) -> list[Event]:
@@ -324,7 +325,7 @@ class Replay:
             "number": move["seat"] + 1,
             "pass": move["pass"],
             "cards": cards_context(move["cards"], level),
-            "reading": "" if move["pass"] else move["name"],
+            "reading": "" if move["pass"] else name_text(move["name"]),
             "actor": move["actor"],
         }
 
@@ -400,7 +401,7 @@ class Replay:
                            for i, s in enumerate(state.result.places)],
                 "winner": settlement["winner_team"],
                 "winner_is_us": settlement["winner_is_us"],
-                "explanation": settlement["explanation"],
+                "explanation": settlement_text(settlement["explanation"]),
                 "levels_after": self._levels({"levels": settlement["levels"]}),
                 "match_over": settlement["match_over"],
             }
@@ -625,7 +626,7 @@ def match_history(request, match_id: int):
                 "after": [shown_rank(x) for x in after],
                 "changed": [before[t] != after[t] for t in (0, 1)],
                 "advance": int(result.get("advance", after[winner] - before[winner])),
-                "explanation": result.get("explanation", ""),
+                "explanation": settlement_text(result.get("explanation", "")),
                 "match_over": bool(result.get("match_over")),
             })
         rows.append(row)

@@ -75,11 +75,33 @@ class SessionBound:
 
 
 def viewer_language(scope) -> str:
-    """The viewer's language: the language cookie when it names a site language."""
+    """The viewer's language, chosen as the pages choose it (``LocaleMiddleware``): the
+    language cookie (which a signed-in player's profile keeps set, accounts/middleware.py),
+    else the browser's Accept-Language, else the site's default. Variants fall back as on
+    the pages (zh-TW and zh-Hant to zh-hans)."""
     cookies = scope.get("cookies", {})
     wanted = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
-    codes = {code for code, _name in settings.LANGUAGES}
-    return wanted if wanted in codes else settings.LANGUAGE_CODE
+    chosen = supported_language(wanted)
+    if chosen:
+        return chosen
+    for name, value in scope.get("headers", ()):
+        if name == b"accept-language":
+            for code, _quality in translation.trans_real.parse_accept_lang_header(value.decode("latin-1")):
+                chosen = supported_language(code) if code != "*" else ""
+                if chosen:
+                    return chosen
+            break
+    return settings.LANGUAGE_CODE
+
+
+def supported_language(code) -> str:
+    """The site language ``code`` stands for ("" when none): ``zh-TW`` gives ``zh-hans``."""
+    if not isinstance(code, str) or not code or len(code) > 20:
+        return ""
+    try:
+        return translation.get_supported_language_variant(code)
+    except LookupError:
+        return ""
 
 
 # At most one lobby render pass per process in this many seconds: a burst of table changes

@@ -9,6 +9,14 @@ from django.utils.translation import gettext as _
 
 register = template.Library()
 
+
+@register.filter(name="rule_links")
+def rule_links_filter(text):
+    """Escape ``text`` and make every rule id in it (R4.2) a link to the rules page."""
+    from games.rules.words import rule_links
+
+    return rule_links(text)
+
 LEVEL_LABELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
 
@@ -57,16 +65,20 @@ def move(m: dict):
     """One play or pass (a ``_move_context`` dict): its cards, its declared reading (R3.5),
     and who chose it when the player did not (R9.2)."""
     if m["pass"]:
-        body = f'<span class="move move-pass">{escape(_("Pass"))}</span>'
+        # (Words are looked up outside the f-strings: xgettext does not read inside them.)
+        word = escape(_("Pass"))
+        body = f'<span class="move move-pass">{word}</span>'
     else:
         cards = "".join(card_markup(c, small=True) for c in m["cards"])
         body = (f'<span class="move"><span class="move-cards">{cards}</span>'
                 f'<span class="move-reading">{escape(m["reading"])}</span></span>')
     actor = m.get("actor")
     if actor == "timeout":
-        body += f'<span class="badge badge-muted">{escape(_("timeout"))}</span>'
+        word = escape(_("timeout"))
+        body += f'<span class="badge badge-muted">{word}</span>'
     elif actor == "autopilot":
-        body += f'<span class="badge badge-muted">{escape(_("autopilot"))}</span>'
+        word = escape(_("autopilot"))
+        body += f'<span class="badge badge-muted">{word}</span>'
     return mark_safe(body)  # noqa: S308 (every field is escaped above)
 
 

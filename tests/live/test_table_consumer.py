@@ -120,7 +120,7 @@ async def test_junk_gets_a_clear_error_and_changes_nothing(playing_table, messag
     before = await snapshot(table)
     await page.send_to(text_data=message)
     reply = await page.receive_from(timeout=5)
-    assert re.search(r'id="tbl-message"[^>]*>' + rule, reply), reply[:500]
+    assert re.search(r'id="tbl-message"[^>]*><a class="rule-link" href="/rules/#(' + rule + r'[0-9.]*)">\1</a>:', reply), reply[:500]
     assert await snapshot(table) == before
     await page.disconnect()
 
@@ -150,7 +150,7 @@ async def test_refusals_over_the_socket(playing_table):
         page, _ = await connect(table, user)
         await page.send_json_to(message)
         reply = await page.receive_from(timeout=5)
-        assert re.search(r'id="tbl-message"[^>]*>' + rule, reply), (message, reply[:300])
+        assert re.search(r'id="tbl-message"[^>]*><a class="rule-link" href="/rules/#(' + rule + r'[0-9.]*)">\1</a>:', reply), (message, reply[:300])
         # The cards stay selected after a refusal (R9.1).
         for card in message.get("card", []):
             if card in state.hands[leader] and user == users[leader]:

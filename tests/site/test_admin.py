@@ -131,3 +131,26 @@ def test_points_adjustment_through_the_admin_moves_the_balance(admin_client_with
     response = client.post(reverse("admin:accounts_pointsentry_add"), {"user": other.pk, "delta": 0, "note": ""})
     assert response.status_code == 200
     assert not PointsEntry.objects.filter(user=other).exists()
+
+
+@pytest.mark.django_db
+def test_the_admin_speaks_chinese(admin_client_with_data):
+    """Issue 14: this project's models, their fields and the admin's own labels read in
+    Chinese for a zh-Hans browser (Django's own words come from Django's catalogue)."""
+    client = admin_client_with_data
+    client.post(reverse("set_language"), {"language": "zh-hans", "next": "/admin/"})
+    index = client.get(reverse("admin:index")).content.decode()
+    assert '<html lang="zh-hans"' in index
+    for word in ("掼蛋管理", "牌桌", "对局", "积分明细", "个人资料"):
+        assert word in index, word
+    english, seen = [], 0
+    for model, _model_admin in model_admins():
+        if model._meta.app_label not in ("games", "accounts"):
+            continue
+        info = (model._meta.app_label, model._meta.model_name)
+        html = client.get(reverse("admin:%s_%s_changelist" % info)).content.decode()
+        headers = re.findall(r'<th scope="col"[^>]*>.*?<(?:a|span)[^>]*>([^<]+)<', html, re.S)
+        seen += len(headers)
+        english += [(info, h.strip()) for h in headers if re.search(r"[A-Za-z]{3,}", h)]
+    assert seen >= 20
+    assert not english, english

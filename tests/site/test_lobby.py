@@ -165,7 +165,9 @@ def test_refused_step_shows_the_rule_and_changes_nothing(client, tables, make_us
     client.force_login(make_user())
     practice = tables["practice"]
     response = client.post(reverse("games:take_seat", args=[practice.pk]), {"position": 1, "back": "/"}, follow=True)
-    assert "R10.4: practice tables seat one human and three bots" in response.content.decode()
+    # The rule id is a link to its rule on the rules page.
+    assert ('<a class="rule-link" href="/rules/#R10.4">R10.4</a>: practice tables seat one human and three bots'
+            in response.content.decode())
     assert Seat.objects.filter(table=practice).count() == 4
 
 
