@@ -389,6 +389,17 @@ _ADVICE = [
             % {"seat": m["seat"], "n": m["n"]}),
     _advice(r"takes the lead with the lowest bomb that beats \(R5\.2\), and your hand can finish from there",
             lambda m: _("takes the lead with the lowest bomb that beats (R5.2), and your hand can finish from there")),
+    _advice(r"stops seat (?P<seat>[1-4]), who holds (?P<n>\d+) cards, and takes the lead with a bomb \(R5\.2\)",
+            lambda m: _("stops seat %(seat)s, who holds %(n)s cards, and takes the lead with a bomb (R5.2)")
+            % {"seat": m["seat"], "n": m["n"]}),
+    _advice(r"takes the lead with a bomb \(R5\.2\), and your hand can finish from there",
+            lambda m: _("takes the lead with a bomb (R5.2), and your hand can finish from there")),
+    _advice(r"takes the lead with the lowest bomb that beats \(R5\.2\)",
+            lambda m: _("takes the lead with the lowest bomb that beats (R5.2)")),
+    _advice(r"takes the lead with a bomb \(R5\.2\)",
+            lambda m: _("takes the lead with a bomb (R5.2)")),
+    _advice(r"keeps your hand whole \(R6\.2: passing is always allowed\)",
+            lambda m: _("keeps your hand whole (R6.2: passing is always allowed)")),
     _advice(r"uses the wild to make a (?P<name>.+?) \(R3\.2\)",
             lambda m: _("uses the wild to make a %(name)s (R3.2)") % {"name": name_text(m["name"])}),
     _advice(r"the wild makes it a (?P<name>.+?) \(R3\.2\)",
@@ -405,6 +416,14 @@ _ADVICE = [
     _advice(r"beats the (?P<top>.+?) with the weakest play that does \(R5\.1\) and breaks no combination; (?P<left>\d+) plays left",
             lambda m: _("beats the %(top)s with the weakest play that does (R5.1) and breaks no combination; %(left)s plays left")
             % {"top": name_text(m["top"]), "left": m["left"]}),
+    _advice(r"beats the (?P<top>.+?) with the weakest play that does \(R5\.1\); (?P<left>\d+) plays left",
+            lambda m: _("beats the %(top)s with the weakest play that does (R5.1); %(left)s plays left")
+            % {"top": name_text(m["top"]), "left": m["left"]}),
+    _advice(r"beats the (?P<top>.+?) \(R5\.1\); (?P<left>\d+) plays left",
+            lambda m: _("beats the %(top)s (R5.1); %(left)s plays left")
+            % {"top": name_text(m["top"]), "left": m["left"]}),
+    _advice(r"leads a (?P<name>.+?); (?P<left>\d+) plays left",
+            lambda m: _("leads a %(name)s; %(left)s plays left") % {"name": name_text(m["name"]), "left": m["left"]}),
     _advice(r"keeps your (?P<name>.+?)",
             lambda m: _("keeps your %(name)s") % {"name": name_text(m["name"])}),
     _advice(rf"R8\.1: the tribute is your highest card other than a wild; this (?P<card>{_CARD_NAME}) costs your hand least",
