@@ -11,6 +11,7 @@ from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from . import services
 from .models import PointsEntry, Profile
@@ -146,3 +147,15 @@ class PointsEntryAdmin(admin.ModelAdmin):
 # Login throttling (django-axes): the counted wrong passwords per username and client;
 # deleting a row lifts its lockout. (Axes' access logs are switched off in settings.)
 admin.site.register(AccessAttempt, AccessAttemptAdmin)
+
+# Axes ships no Chinese catalogue: the labels its admin shows here are listed for this
+# project's catalogue (locale/), which Django consults first.
+AXES_ADMIN_WORDS = (
+    gettext_noop("Axes"), gettext_noop("access attempt"), gettext_noop("access attempts"),
+    gettext_noop("User Agent"), gettext_noop("IP Address"), gettext_noop("Username"),
+    gettext_noop("HTTP Accept"), gettext_noop("Path"), gettext_noop("Attempt Time"),
+    gettext_noop("GET Data"), gettext_noop("POST Data"), gettext_noop("Failed Logins"),
+    gettext_noop("Form Data"), gettext_noop("Meta Data"), gettext_noop("Locked Out"),
+    gettext_noop("Clean up expired attempts"), gettext_noop("Not set"), gettext_noop("Attempt Remaining"),
+    gettext_noop("Expires At"), gettext_noop("The time when access attempt expires and is no longer valid."),
+)

@@ -17,8 +17,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def message_of(html):
-    found = re.search(r'id="tbl-message"[^>]*>([^<]*)', html)
-    return found.group(1) if found else ""
+    """The page's message as text (rule ids are links to the rules page)."""
+    found = re.search(r'id="tbl-message"[^>]*>(.*?)</p>', html, re.S)
+    return re.sub(r"<[^>]+>", "", found.group(1)) if found else ""
 
 
 @pytest.mark.asyncio

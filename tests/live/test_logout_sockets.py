@@ -23,8 +23,11 @@ async def open_socket(path, client):
     return communicator
 
 
-async def test_logout_closes_that_sessions_sockets_only(playing_table):
-    table, users = playing_table
+async def test_logout_closes_that_sessions_sockets_only(practice_table):
+    # A practice table: auto play (the action that shows a socket acting) is offered
+    # there, not at match tables (R10.8).
+    table, user = await database_sync_to_async(practice_table)()
+    users = [user]
     browser, other_browser = Client(), Client()
     await database_sync_to_async(browser.force_login)(users[0])
     await database_sync_to_async(other_browser.force_login)(users[0])
