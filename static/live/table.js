@@ -108,7 +108,8 @@
     check.checked = !check.checked;
     drag = {on: check.checked, seen: {}};
     drag.seen[check.id] = true;
-    check.focus({preventScroll: true});
+    focusedCard = check.value;
+    rove();
   });
   document.addEventListener("pointermove", function (evt) {
     if (!drag) { return; }

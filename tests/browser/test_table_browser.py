@@ -450,13 +450,21 @@ def test_a_reload_mid_deal_resumes_the_same_hand_step_and_turn(new_context, site
 
 
 def tab_to(page, card: int, limit: int = 120) -> None:
-    """Press Tab until the checkbox of ``card`` has the focus, as a keyboard user does."""
+    """Reach the checkbox of ``card`` as a keyboard user does: Tab until the focus is in
+    the hand (one Tab stop for all its cards), then arrow keys along the hand."""
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
     for _ in range(limit):
         page.keyboard.press("Tab")
+        if page.evaluate("() => Boolean(document.activeElement && document.activeElement.matches('#tbl-hand .hand-check'))"):
+            break
+    else:
+        raise AssertionError("Tab never reached the hand")
+    page.keyboard.press("Home")
+    for _ in range(limit):
         if page.evaluate("() => document.activeElement && document.activeElement.id") == f"hc-{card}":
             return
-    raise AssertionError(f"Tab never reached card {card}")
+        page.keyboard.press("ArrowRight")
+    raise AssertionError(f"the arrow keys never reached card {card}")
 
 
 def test_phone_layout_and_keyboard_play(new_context, site_url, make_user):

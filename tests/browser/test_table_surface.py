@@ -102,9 +102,9 @@ def swipe_selects(page) -> None:
         box = labels.nth(i).bounding_box()
         page.mouse.move(box["x"] + 6, box["y"] + 12, steps=4)
     page.mouse.up()
-    for i in enabled:
-        expect(checks.nth(i)).to_be_checked()
-    assert page.locator("#tbl-hand .hand-check:checked").count() == len(enabled)
+    states = checks.evaluate_all("els => els.map(e => e.checked)")
+    assert [states[i] for i in enabled] == [True] * len(enabled), (enabled, states, page.viewport_size)
+    assert sum(states) == len(enabled)
     page.evaluate("() => document.querySelectorAll('#tbl-hand .hand-check').forEach(c => { c.checked = false; })")
 
 
@@ -249,6 +249,10 @@ class Proxy:
                     pass
 
     def cut(self):
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)  # wakes the thread blocked in accept()
+        except OSError:
+            pass
         self.listener.close()
         with self.lock:
             for s in self.sockets:
