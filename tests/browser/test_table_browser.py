@@ -258,8 +258,12 @@ def test_one_human_plays_two_deals_against_bots_with_the_tribute(new_context, si
                 break
             moves[number].append(act_by_reading_the_page(page))
         settlement = page.locator("#tbl-trick .settlement")
-        expect(settlement).to_contain_text("wins the")
+        expect(settlement).to_contain_text(re.compile(r"win the (deal|match)"))
         expect(settlement.locator(".places .place")).to_have_count(4)
+        # Us/Them from the viewer's seat (seat 1, with Bot 3), never "Team A".
+        expect(settlement.locator(".settle-teams li").first).to_contain_text("(Us)", use_inner_text=True)
+        expect(settlement.locator(".settle-teams li").last).to_contain_text("(Them)", use_inner_text=True)
+        expect(settlement).not_to_contain_text("Team A")
         expect(page.locator("#tbl-status .turn")).to_have_text("The deal is over.")
         # The next deal comes on its own after a moment (the second with its tribute).
         expect(page.locator("#tbl-status .deal-no")).to_contain_text(f"Deal {number + 1}", timeout=15_000)
