@@ -32,7 +32,8 @@
     var cards = hand.querySelectorAll("label.card");
     var n = cards.length;
     if (!n) { return; }
-    var width = parseFloat(getComputedStyle(cards[0], "::before").width) || 50;
+    var face = cards[0].querySelector(".card-face");
+    var width = (face && face.offsetWidth) || 50;
     var groups = hand.querySelectorAll(".hand-group").length;
     var avail = hand.parentElement.clientWidth - Math.max(0, groups - 1) * 8 - 2;
     var strip = width * STRIP_SHARE;
@@ -279,7 +280,11 @@
   function init() {
     var root = play();
     if (!root) { return; }
-    /* The log and auto play live in the drawer; the socket swaps them there by id. */
+    /* The drawer (the table's menu) joins #play, and the log and auto play go into it:
+     * inside #play, the socket still swaps them by id and auto play's form still sends
+     * over the socket (htmx's ws-send looks for its ws-connect among the ancestors). */
+    var drawer = document.getElementById("table-drawer");
+    if (drawer) { root.appendChild(drawer); }
     var slots = document.getElementById("drawer-slots");
     ["tbl-more", "tbl-log"].forEach(function (id) {
       var el = document.getElementById(id);
