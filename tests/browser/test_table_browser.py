@@ -409,7 +409,8 @@ def what_the_page_shows(page):
         "hand": hand_ids(page),
         "turn": page.locator("#tbl-status .turn").text_content(),
         "counts": page.locator("#tbl-seats .seat-count").all_inner_texts(),
-        "log": page.locator("#tbl-log").inner_text(),
+        # The log lives in the table's menu, closed here: its text, not what is painted.
+        "log": " ".join(page.locator("#tbl-log").text_content().split()),
     }
 
 
