@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from games.engine.cards import faces_of, parse_faces
+from games.engine.cards import FACE_OF, RANK_OF, faces_of, parse_faces
 from games.engine.cards import rank_index as r
-from games.engine.reading import FULL_HOUSE, JOKER_BOMB, PAIR_RUN, STRAIGHT, TRIPLE_RUN, BOMB, Reading
+from games.engine.reading import BOMB, FULL_HOUSE, JOKER_BOMB, PAIR_RUN, STRAIGHT, TRIPLE_RUN, Reading
 from games.live.render import card_context, reading_order
 from games.templatetags.games_tags import card_markup, move
 
@@ -61,3 +61,29 @@ def test_a_bomb_is_marked_for_the_page():
     assert "move-bomb" in move({"pass": False, "cards": cards, "reading": "bomb of four 7s", "bomb": True, "actor": "human"})
     assert "move-bomb" not in move({"pass": False, "cards": cards[:2], "reading": "pair of 7s", "bomb": False,
                                     "actor": "human"})
+
+
+def test_both_copies_of_a_duplicate_card_may_be_given_back():
+    """R8.4: the engine offers one card per face for the return (the two copies are the
+    same card); the page lets either copy be chosen, so neither looks refused."""
+    from games.engine.cards import full_deck, ids_of_face
+    from games.engine.deal import new_deal
+    from games.live.render import Scene, SeatInfo, ViewerState, private_context
+
+    sevens = ids_of_face("7S")
+    # Seat 4 (index 3) finished last and gives seat 1 its highest card (an ace, R8.1):
+    # no choice, so the deal opens on seat 1's return, and seat 1 holds both 7 of spades.
+    fourth = [ids_of_face("AS")[0]] + [c for c in full_deck() if RANK_OF[c] in (r("3"), r("4"), r("5"), r("6"))][:26]
+    rest = [c for c in full_deck() if c not in fourth and c not in sevens]
+    first = list(sevens) + rest[:25]
+    rest = rest[25:]
+    hands = [first, rest[0:27], rest[27:54], fourth]
+    state = new_deal(hands=hands, level=r("2"), team_levels=(r("2"), r("2")), prev_places=(0, 2, 1, 3), seed=1)
+    assert state.phase == "return" and 0 in state.to_act
+    scene = Scene(table_id=1, kind="friend", think_time=30, awards_points=False, tier="", deal_id=1, deal_number=2,
+                  match_id=1, match_status="playing", match_winner=None, deadline=None, result=None, state=state,
+                  seats={p: SeatInfo(p, f"P{p + 1}", False, user_id=p + 1) for p in range(4)})
+    choices = private_context(scene, 0, ViewerState())["choices"]
+    assert set(sevens) <= choices
+    for card in choices:  # every copy in the hand of every face offered
+        assert {c for c in state.hands[0] if FACE_OF[c] == FACE_OF[card]} <= choices
