@@ -6,7 +6,8 @@
 # Creates .venv, installs requirements.txt, installs Debian's chromium with apt-get when
 # /usr/bin/chromium is missing (browser tests drive it; no browser is ever downloaded by
 # Playwright) and Debian's gettext when xgettext is missing (the translation catalogue's
-# test extracts every marked string), then runs pytest. On the embedded default with nothing set; with
+# test extracts every marked string), installs axe-core from npm (package-lock.json) when
+# node_modules lacks it, then runs pytest. On the embedded default with nothing set; with
 # DATABASE_URL=postgres://... and REDIS_URL=redis://... the same tests run against
 # PostgreSQL and Redis, plus those marked postgres and celery.
 set -euo pipefail
@@ -32,6 +33,16 @@ if [ -n "$MISSING" ]; then
   $SUDO apt-get update -qq
   # shellcheck disable=SC2086
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $MISSING
+fi
+
+if [ ! -f node_modules/axe-core/axe.min.js ]; then
+  # axe-core (pinned in package.json and package-lock.json) for the accessibility test.
+  if ! command -v npm >/dev/null; then
+    echo "Installing Debian's npm for the accessibility test"
+    $SUDO apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm
+  fi
+  npm ci --no-audit --no-fund
 fi
 
 exec .venv/bin/pytest "$@"

@@ -29,10 +29,10 @@ from django.utils.translation import gettext as _
 
 from accounts import career
 from accounts.selectors import display_name_of
-from games.engine.cards import RANK_OF, SUIT_OF, card_strength, is_wild
+from games.engine.cards import ACE, RANK_OF, SUIT_OF, card_strength, is_wild
 from games.engine.combos import beating_readings, readings_of
-from games.engine.deal import DealState, team_of
-from games.engine.reading import Reading, shown_rank
+from games.engine.deal import DealState, partner_of, team_of
+from games.engine.reading import FULL_HOUSE, JOKER_BOMB, RUN_LENGTH, RUN_WIDTH, Reading, shown_rank
 from games.engine.replay import state_from_json, state_to_json
 from games.engine.views import view_for
 from games.live.selectors import current_deal
@@ -74,8 +74,10 @@ def card_context(card_id: int, level: int) -> dict[str, Any]:
     suit = SUIT_OF[card_id]
     if rank >= 13:
         return {
+            # The face: a filled crown for the big joker, an outlined one for the small,
+            # so the two differ by shape as well as by colour.
             "id": card_id, "joker": True, "big": rank == 14, "rank": _("JOKER"),
-            "suit": "", "suit_class": "bj" if rank == 14 else "sj", "wild": False,
+            "suit": "\u265b" if rank == 14 else "\u2655", "suit_class": "bj" if rank == 14 else "sj", "wild": False,
             "name": card_label(card_id, level),
         }
     return {
@@ -213,15 +215,59 @@ def scene_for(table: Table, deal: Deal | None = None, seats: Iterable[Seat] | No
     )
 
 
+def reading_order(cards: Sequence[int], reading: Reading | None, level: int) -> list[int]:
+    """A play's cards as people read it (R3.5): straights and runs ascending, each wild
+    where it stands in (A low in A-5); a full house's triple then its pair; everything
+    else by strength, suits together, wilds last, so a bomb or a pair reads as one block.
+    """
+    def plain(card_id: int) -> tuple:
+        return (is_wild(card_id, level), card_strength(card_id, level), SUIT_OF[card_id], card_id)
+
+    cards = list(cards)
+    if reading is None:
+        return sorted(cards, key=plain)
+    if reading.shape == JOKER_BOMB:
+        return sorted(cards, key=lambda c: (RANK_OF[c], c))
+    wilds = sorted((c for c in cards if is_wild(c, level)), key=plain)
+    naturals = sorted((c for c in cards if not is_wild(c, level)), key=plain)
+    if reading.shape in RUN_LENGTH:
+        length, width = RUN_LENGTH[reading.shape], RUN_WIDTH[reading.shape]
+        low = reading.key - length + 1
+        slots: dict[int, list[int]] = {rank: [] for rank in range(low, reading.key + 1)}
+        spare = []
+        for c in naturals:
+            rank = RANK_OF[c]
+            if rank == ACE and low < 0 and ACE not in slots:
+                rank = -1  # the ace stands low in A-2-3-4-5 (R2.4)
+            if rank in slots and len(slots[rank]) < width:
+                slots[rank].append(c)
+            else:
+                spare.append(c)
+        spare += wilds
+        for rank in slots:
+            while len(slots[rank]) < width and spare:
+                slots[rank].append(spare.pop(0))
+        return [c for rank in slots for c in slots[rank]] + spare
+    if reading.shape == FULL_HOUSE:
+        triple = [c for c in naturals if RANK_OF[c] == reading.key][:3]
+        rest = [c for c in naturals if c not in triple]
+        while len(triple) < 3 and wilds:
+            triple.append(wilds.pop(0))
+        return triple + rest + wilds
+    return naturals + wilds
+
+
 def _move_context(move: dict, level: int, infos: dict[int, SeatInfo]) -> dict[str, Any]:
     reading = move.get("reading")
+    parsed = Reading.from_json(reading) if reading else None
     return {
         "seat": move["seat"],
         "number": move["seat"] + 1,
         "name": seat_name(infos[move["seat"]]) if move["seat"] in infos else "",
         "pass": not move["cards"],
-        "cards": cards_context(move["cards"], level),
-        "reading": reading_label(Reading.from_json(reading)) if reading else "",
+        "cards": cards_context(reading_order(move["cards"], parsed, level), level),
+        "reading": reading_label(parsed) if parsed else "",
+        "bomb": bool(parsed and parsed.is_bomb),
         "actor": move.get("actor", "human"),
     }
 
@@ -254,6 +300,8 @@ def public_context(scene: Scene) -> dict[str, Any]:
             "to_act": position in view["to_act"],
             "place": place,
             "last": _move_context(last, level, infos) if last else None,
+            "is_top": bool(view["top"] and last and last["cards"]
+                           and view["top"]["seat"] == position and last["cards"] == view["top"]["cards"]),
         })
     deadline = scene.deadline.isoformat() if scene.deadline and not state.is_over else ""
     top = view["top"]
@@ -262,19 +310,15 @@ def public_context(scene: Scene) -> dict[str, Any]:
         gifts.append({
             "from": gift["from"] + 1,
             "to": gift["to"] + 1,
+            "from_name": seats[gift["from"]]["name"],
+            "to_name": seats[gift["to"]]["name"],
             "rank": gift["rank"],
             "card": card_context(gift["card"], level) if gift["card"] is not None else None,
             "returned": gift["returned_done"],
         })
     result = None
     if state.is_over and scene.result:
-        result = {
-            "places": [p + 1 for p in scene.result["places"]],
-            "explanation": settlement_text(scene.result["explanation"]),
-            "match_over": scene.result["match_over"],
-            "winner": "A" if scene.result["winner_team"] == 0 else "B",
-            "points": _winner_points(scene),
-        }
+        result = settlement_context(scene, [s["name"] for s in seats])
     history = [_move_context(m, level, infos) for m in view["history"][-12:]]
     return {
         "deal_id": scene.deal_id,
@@ -287,12 +331,85 @@ def public_context(scene: Scene) -> dict[str, Any]:
         "trick": [_move_context(m, level, infos) for m in view["trick"]],
         "top": _move_context(top, level, infos) if top else None,
         "lead_seat": state.lead_seat + 1,
+        "lead_name": seats[state.lead_seat]["name"],
         "tribute": {"kind": view["tribute"]["kind"], "resisted": view["tribute"]["resisted"], "gifts": gifts},
         "result": result,
         "history": list(reversed(history)),
         "match_status": scene.match_status,
         "match_winner": None if scene.match_winner is None else ("A" if scene.match_winner == 0 else "B"),
     }
+
+
+PLACE_LABELS = (gettext_lazy("1st"), gettext_lazy("2nd"), gettext_lazy("3rd"), gettext_lazy("4th"))
+
+
+def settlement_context(scene: Scene, names: list[str]) -> dict[str, Any]:
+    """The settlement overlay (R7, R9.6): who finished where, each team's level before and
+    after with the rule in words, the points earned (R10.6) and the next deal's tribute (R8).
+
+    Public, so the same for every viewer: teams are named by their players; the page
+    marks which one is "Us" from the viewer's seat.
+    """
+    result = scene.result
+    places = list(result["places"])
+    winner = result["winner_team"]
+    before = tuple(scene.state.team_levels)
+    after = tuple(result.get("levels") or before)
+    active = scene.state.level
+    first = places[0]
+    partner_place = places.index(partner_of(first)) + 1
+    teams = []
+    for team in (0, 1):
+        members = [p for p in range(4) if team_of(p) == team]
+        teams.append({
+            "team": "a" if team == 0 else "b",
+            "names": _("%(first)s and %(second)s") % {"first": names[members[0]], "second": names[members[1]]},
+            "before": level_char(before[team]),
+            "after": level_char(after[team]),
+            "won": team == winner,
+        })
+    old, new = level_char(before[winner]), level_char(after[winner])
+    advance = result["advance"]
+    finish = {2: _("1st and 2nd"), 3: _("1st and 3rd"), 4: _("1st and 4th")}[partner_place]
+    if result["match_over"]:
+        rule = _("Finished %(finish)s in a deal played at their own A: the match is won (R7.3).") % {"finish": finish}
+    elif before[winner] == ACE and active == ACE:
+        rule = _("1st and 4th at A wins the deal only: they stay on A and play A again (R7.3).")
+    elif before[winner] == ACE:
+        rule = _("Already at A, but this deal was played at %(level)s: they stay on A, not a match win (R7.3).") % {
+            "level": level_char(active)}
+    elif after[winner] == ACE:
+        rule = _("Finished %(finish)s: %(old)s +%(advance)s reaches A, which is not yet a match win (R7.1, R7.2).") % {
+            "finish": finish, "old": old, "advance": advance}
+    else:
+        rule = _("Finished %(finish)s: up %(advance)s, %(old)s to %(new)s (R7.1).") % {
+            "finish": finish, "advance": advance, "old": old, "new": new}
+    tribute = ""
+    if not result["match_over"]:
+        if partner_place == 2:
+            tribute = _("Next deal: %(a)s and %(b)s each give their highest card as tribute, unless they hold "
+                        "both big jokers (R8.2, R8.5).") % {"a": names[places[2]], "b": names[places[3]]}
+        else:
+            tribute = _("Next deal: %(donor)s gives %(to)s the highest card as tribute, unless %(donor)s holds "
+                        "both big jokers (R8.1, R8.5).") % {"donor": names[places[3]], "to": names[first]}
+    return {
+        "places": [{"number": p + 1, "name": names[p], "label": PLACE_LABELS[i], "team": "a" if team_of(p) == 0 else "b"}
+                   for i, p in enumerate(places)],
+        "teams": teams,
+        "winner_names": teams[winner]["names"],
+        "winner": "a" if winner == 0 else "b",
+        "rule": rule,
+        "tribute": tribute,
+        "explanation": settlement_text(result["explanation"]),
+        "match_over": result["match_over"],
+        "points": _winner_points(scene),
+        # R10.8: players the autopilot played for through most of the deal earn nothing.
+        "no_points": [names[p] for p in result.get("no_points_r10_8", [])],
+    }
+
+
+def level_char(level: int) -> str:
+    return shown_rank(level) if 0 <= level <= ACE else ""
 
 
 def _winner_points(scene: Scene) -> int:
@@ -353,6 +470,11 @@ def private_context(scene: Scene, seat: int | None, viewer: ViewerState, *, with
         if view["partner_hand"]:
             partner = cards_context(view["partner_hand"], level)
     choices = set(view["choices"] or ())
+    if choices:
+        # The engine offers one card per face (R8.3: the two copies are the same card);
+        # either copy in the hand may be chosen, so neither looks refused.
+        faces = {(RANK_OF[c], SUIT_OF[c]) for c in choices}
+        choices |= {c for c in view["hand"] or () if (RANK_OF[c], SUIT_OF[c]) in faces}
     if seat is None:
         levels = {"first": _("Team A %(level)s") % {"level": shown_rank_char(view["levels"]["A"])},
                   "second": _("Team B %(level)s") % {"level": shown_rank_char(view["levels"]["B"])}}
@@ -388,6 +510,7 @@ def private_context(scene: Scene, seat: int | None, viewer: ViewerState, *, with
         "leading": state.leading,
         "hand_groups": hand_groups,
         "hand_count": len(view["hand"] or ()),
+        "has_cards": bool(view["hand"]),
         "selected": set(viewer.selected),
         "choices": choices,
         "partner": partner,
@@ -444,7 +567,7 @@ def render_private_parts(scene: Scene, seat: int | None, viewer: ViewerState, *,
 # What the status and controls fragments show, besides the step they belong to: equal
 # values draw equal fragments but for the step (see _Shells).
 STATUS_KEYS = ("levels", "level", "wild_ids", "deal_number", "phase_label", "turn_text", "to_act")
-CONTROLS_KEYS = ("seat", "over", "phase", "to_act", "leading", "autopilot", "auto_play")
+CONTROLS_KEYS = ("seat", "over", "phase", "to_act", "leading", "autopilot", "auto_play", "has_cards")
 
 
 class _Shells:

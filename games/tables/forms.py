@@ -32,6 +32,7 @@ class CreateTableForm(forms.ModelForm):
                 choice for choice in self.fields["kind"].choices if choice[0] != Table.Kind.MATCH
             ]
             self.fields["kind"].help_text = _("Guests play practice and friend tables; register to play match tables.")
+            del self.fields["tier"]  # tiers are for match tables only
 
     def clean(self):
         cleaned = super().clean()

@@ -15,7 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games.live import selectors as live_selectors
 from games.live.render import ViewerState, render_private, render_public, scene_for
-from games.models import Table
+from games.models import SEAT_COUNT, Table
 from games.tables import selectors, services
 from games.tables.forms import CreateTableForm, JoinByCodeForm, SeatForm
 from games.tables.selectors import INVITATIONS_SESSION_KEY, invitations
@@ -223,8 +223,8 @@ def join_by_code(request):
 
 @require_GET
 def join_invite(request, code):
-    """An invitation link to a friend table (R10.3): remember it for this browser and show
-    the table, where the invited player takes a seat."""
+    """An invitation link to a friend table (R10.3): remember it for this browser, seat a
+    signed-in player in the first free seat (or say why not), and show the table."""
     table = Table.objects.filter(invite_code=code.strip().upper(), kind=Table.Kind.FRIEND).first()
     if table is None or not table.is_open:
         messages.error(request, _("R10.3: no open friend table has the invitation code %(code)s.") % {"code": code})
@@ -234,7 +234,27 @@ def join_invite(request, code):
     request.session[INVITATIONS_SESSION_KEY] = stored
     if not request.user.is_authenticated:
         messages.info(request, _("Log in, sign up or play as a guest to take a seat at this friend table."))
+        return redirect("games:table", table_id=table.pk)
+    _seat_the_invited(request, table)
     return redirect("games:table", table_id=table.pk)
+
+
+def _seat_the_invited(request, table: Table) -> None:
+    """The invited player sits down in the first free seat (R10.3, R10.5); when none is
+    free or the seat is refused, the table is shown to watch, with the reason."""
+    if table.seats.filter(user=request.user).exists():
+        return
+    taken = set(table.seats.values_list("position", flat=True))
+    free = [position for position in range(SEAT_COUNT) if position not in taken]
+    if not free or table.status != Table.Status.WAITING:
+        messages.info(request, _("R10.5: this table has no free seat now; you can watch it."))
+        return
+    try:
+        services.take_seat(table=table, user=request.user, position=free[0], invite_code=table.invite_code)
+    except TableError as error:
+        messages.error(request, _("%(reason)s You can watch the table.") % {"reason": error.message})
+    else:
+        messages.success(request, _("You sit in seat %(number)s.") % {"number": free[0] + 1})
 
 
 @require_GET

@@ -36,12 +36,17 @@ def level_label(level) -> str:
 
 @lru_cache(maxsize=8192)
 def _card_markup(card_id, suit_class: str, wild: bool, rank: str, suit: str, name: str, small: bool, face: bool) -> str:
-    classes = f"card card-{suit_class}{' card-wild' if wild else ''}{' card-small' if small else ''}"
+    classes = f"card card-{suit_class}{' card-wild' if wild else ''}{' card-small' if small else ''}{_rank_class(rank)}"
     data = "" if face or card_id is None else f' data-card="{int(card_id)}"'
-    mark = '<span class="card-wild-mark" aria-hidden="true">&#9733;</span>' if wild else ""
+    mark = '<span class="card-wild-mark" aria-hidden="true"></span>' if wild else ""  # the star: site.css
     return (f'<span class="{classes}"{data} role="img" aria-label="{escape(name)}">'
             f'<span class="card-rank">{escape(rank)}</span><span class="card-suit" aria-hidden="true">{escape(suit)}</span>'
             f"{mark}</span>")
+
+
+def _rank_class(rank: str) -> str:
+    """Two-character ranks are drawn condensed, so "10" stays whole in an overlapped strip."""
+    return " card-10" if rank == "10" else ""
 
 
 def card_markup(c: dict, small: bool = False, face: bool = False) -> str:
@@ -70,7 +75,7 @@ def move(m: dict):
         body = f'<span class="move move-pass">{word}</span>'
     else:
         cards = "".join(card_markup(c, small=True) for c in m["cards"])
-        body = (f'<span class="move"><span class="move-cards">{cards}</span>'
+        body = (f'<span class="move{" move-bomb" if m.get("bomb") else ""}"><span class="move-cards">{cards}</span>'
                 f'<span class="move-reading">{escape(m["reading"])}</span></span>')
     actor = m.get("actor")
     if actor == "timeout":
@@ -86,11 +91,11 @@ def move(m: dict):
 def _hand_card_markup(card_id: int, suit_class: str, wild: bool, rank: str, suit: str, name: str, checked: bool,
                       disabled: bool) -> str:
     state = (" checked" if checked else "") + (" disabled" if disabled else "")
-    mark = '<span class="card-wild-mark">&#9733;</span>' if wild else ""
+    mark = '<span class="card-wild-mark"></span>' if wild else ""
     return (f'<input type="checkbox" class="hand-check" id="hc-{card_id}" name="card" value="{card_id}" '
             f'form="play-form" aria-label="{escape(name)}"{state}>'
-            f'<label for="hc-{card_id}" class="card card-{suit_class}{" card-wild" if wild else ""}" '
-            f'data-card="{card_id}" aria-hidden="true"><span class="card-rank">{escape(rank)}</span>'
+            f'<label for="hc-{card_id}" class="card card-{suit_class}{" card-wild" if wild else ""}{_rank_class(rank)}" '
+            f'data-card="{card_id}" aria-hidden="true"><span class="card-face"></span><span class="card-rank">{escape(rank)}</span>'
             f'<span class="card-suit">{escape(suit)}</span>{mark}</label>')
 
 

@@ -128,13 +128,17 @@ def test_practice_deal_with_suggestion_and_coach_highlight(open_page):
     form.get_by_role("button", name="Start as a guest").click()
     expect(page).to_have_url(re.compile(r"/tables/\d+/$"))
     expect(page.locator("#tbl-hand .hand-check").first).to_be_attached()
-    # The table page's bot controls (R10.4); the header's facts follow them.
+    # The table page's bot controls (R10.4), in the table's menu; the facts follow them.
+    page.get_by_role("button", name="Menu: log, auto play, bots, leave").click()
     controls = page.get_by_test_id("practice-controls")
+    expect(controls).to_be_visible()
     expect(controls.get_by_label("Bot speed")).to_have_value("0.3")
     expect(page.locator("#table-fact-level")).to_have_text("Bot level: Normal")
     controls.get_by_label("Bot level").select_option("easy")
     expect(controls).to_contain_text("bot level: Easy.")
     expect(page.locator("#table-fact-level")).to_have_text("Bot level: Easy")
+    page.keyboard.press("Escape")  # the menu closes; the table is in front again
+    expect(controls).to_be_hidden()
 
     deadline = time.monotonic() + DEAL_BUDGET_S
     suggestion_seen = coach_seen = False

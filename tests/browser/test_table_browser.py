@@ -258,8 +258,12 @@ def test_one_human_plays_two_deals_against_bots_with_the_tribute(new_context, si
                 break
             moves[number].append(act_by_reading_the_page(page))
         settlement = page.locator("#tbl-trick .settlement")
-        expect(settlement).to_contain_text("wins the")
+        expect(settlement).to_contain_text(re.compile(r"win the (deal|match)"))
         expect(settlement.locator(".places .place")).to_have_count(4)
+        # Us/Them from the viewer's seat (seat 1, with Bot 3), never "Team A".
+        expect(settlement.locator(".settle-teams li").first).to_contain_text("(Us)", use_inner_text=True)
+        expect(settlement.locator(".settle-teams li").last).to_contain_text("(Them)", use_inner_text=True)
+        expect(settlement).not_to_contain_text("Team A")
         expect(page.locator("#tbl-status .turn")).to_have_text("The deal is over.")
         # The next deal comes on its own after a moment (the second with its tribute).
         expect(page.locator("#tbl-status .deal-no")).to_contain_text(f"Deal {number + 1}", timeout=15_000)
@@ -405,7 +409,8 @@ def what_the_page_shows(page):
         "hand": hand_ids(page),
         "turn": page.locator("#tbl-status .turn").text_content(),
         "counts": page.locator("#tbl-seats .seat-count").all_inner_texts(),
-        "log": page.locator("#tbl-log").inner_text(),
+        # The log lives in the table's menu, closed here: its text, not what is painted.
+        "log": " ".join(page.locator("#tbl-log").text_content().split()),
     }
 
 
@@ -450,13 +455,21 @@ def test_a_reload_mid_deal_resumes_the_same_hand_step_and_turn(new_context, site
 
 
 def tab_to(page, card: int, limit: int = 120) -> None:
-    """Press Tab until the checkbox of ``card`` has the focus, as a keyboard user does."""
+    """Reach the checkbox of ``card`` as a keyboard user does: Tab until the focus is in
+    the hand (one Tab stop for all its cards), then arrow keys along the hand."""
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
     for _ in range(limit):
         page.keyboard.press("Tab")
+        if page.evaluate("() => Boolean(document.activeElement && document.activeElement.matches('#tbl-hand .hand-check'))"):
+            break
+    else:
+        raise AssertionError("Tab never reached the hand")
+    page.keyboard.press("Home")
+    for _ in range(limit):
         if page.evaluate("() => document.activeElement && document.activeElement.id") == f"hc-{card}":
             return
-    raise AssertionError(f"Tab never reached card {card}")
+        page.keyboard.press("ArrowRight")
+    raise AssertionError(f"the arrow keys never reached card {card}")
 
 
 def test_phone_layout_and_keyboard_play(new_context, site_url, make_user):

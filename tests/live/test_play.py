@@ -2,6 +2,7 @@
 named; timers make bots, timeouts and the autopilot act; deals settle and follow on."""
 
 import random
+import re
 from datetime import timedelta
 
 import pytest
@@ -238,8 +239,19 @@ def test_a_whole_deal_settles_and_the_next_deal_carries_the_tribute(playing_tabl
 
     from games.live.render import render_public, scene_for
 
+    from games.engine.reading import shown_rank
+
     panel = render_public(scene_for(table))
-    assert escape(deal.result["explanation"]) in panel
+    # Each team's level before -> after, named by its players (Us/Them on the page, never
+    # "Team A"), and the rule in words (R7.1-R7.3).
+    winner = deal.result["winner_team"]
+    before = state_from_json(deal.state).team_levels[winner]
+    after = deal.result["levels"][winner]
+    assert f"level {shown_rank(before)} → {shown_rank(after)}" in panel
+    assert re.search(r"\(R7\.[123]", panel)
+    assert "Team A" not in panel and "Team B" not in panel
+    for user in users:
+        assert escape(user.profile.display_name) in panel
     assert f"earns {deal.result['advance']} career point" in panel
     # The next deal: dealt once, at the winners' level, with tribute from these places (R8).
     second = door.start_next_deal(table_id=table.pk, deal_id=deal.pk)
@@ -304,8 +316,11 @@ def test_the_tribute_is_told_until_the_first_play(playing_table, timers):
         assert "Tribute resisted" in panel and "Tribute this deal" not in panel
         return
     assert "Tribute this deal" in panel
-    for gift in state.tribute.gifts:
-        assert f"Seat {gift.donor + 1} gave seat {gift.recipient + 1}" in panel
+    from django.utils.html import escape
+
+    names = {seat.position: seat.user.profile.display_name for seat in table.seats.select_related("user__profile")}
+    for gift in state.tribute.gifts:  # told by the players' names
+        assert f"{escape(names[gift.donor])} gave {escape(names[gift.recipient])}" in panel
         assert f'data-card="{gift.card}"' in panel
     act(table, users, rng)
     assert "Tribute this deal" not in render_public(scene_for(table))

@@ -1,4 +1,5 @@
-"""``manage.py demo``: a demo player and a practice table ready to play, idempotently."""
+"""``manage.py demo``: a demo player and a practice table with its match started, ready to
+play, idempotently."""
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
@@ -14,7 +15,7 @@ DEMO_PASSWORD = "demo-password"
 
 
 class Command(BaseCommand):
-    help = "Create the demo player (demo / demo-password) and a practice table with three bots; safe to run again."
+    help = "Create the demo player (demo / demo-password) and a practice table with three bots, its match started; safe to run again."
 
     def add_arguments(self, parser):
         parser.add_argument("--base-url", default="http://127.0.0.1:8000", help="Where the site is served, for the printed link.")
@@ -37,6 +38,11 @@ class Command(BaseCommand):
                     services.leave_seat(table=seat.table, user=user)
                 table = services.create_table(host=user, kind=Table.Kind.PRACTICE)
                 self.stdout.write(f"Created {table} with three bots.")
+            if table.status == Table.Status.WAITING:
+                # Four seats are full (one human, three bots): deal at once, so the demo
+                # opens on a deal in play rather than on a waiting room.
+                services.start_match(table=table, user=user)
+                self.stdout.write(f"Started the match at {table}.")
         base = base_url.rstrip("/")
         self.stdout.write(
             self.style.SUCCESS(

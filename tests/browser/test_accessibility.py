@@ -1,0 +1,94 @@
+"""axe-core (pinned in package.json, installed by scripts/test.sh) on the site's pages:
+the lobby, the table mid-deal, in its tribute phase and at the settlement, the practice
+page, a drill and a replay. No serious or critical violation may remain, and no colour
+contrast axe could not measure (text over a gradient, an image, a pseudo-element or an
+overlapping element counts as unchecked); one-character ranks and card symbols, which axe
+leaves unmeasured whatever their colours, are the only exception."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from games.bots import DRILLS
+from games.models import Table
+from games.tables import services
+
+from .test_table_browser import current_deal_row, player_page, wait_connected, wait_for_turn_or_settlement
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_problems(page, where: str) -> list[str]:
+    """Serious and critical violations, and colour contrasts left unmeasured, on ``page``."""
+    if not AXE.exists():
+        pytest.fail("axe-core is missing: run scripts/test.sh (npm ci installs it from package-lock.json)")
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.add_script_tag(path=str(AXE))
+    results = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ['violations', 'incomplete']});
+        // Unmeasured contrasts: why axe could not measure each node (bgGradient, bgImage,
+        // pseudoContent, bgOverlap, ...); a one-character rank ("shortTextContent") or a
+        // symbol ("nonBmp") is text axe leaves to people, not a colour it could not find.
+        const why = (n) => [...n.any, ...n.all, ...n.none].map(c => c.data && c.data.messageKey).filter(Boolean);
+        const pick = (list) => list.map(v => ({id: v.id, impact: v.impact,
+            nodes: v.nodes.filter(n => v.id !== 'color-contrast' || !why(n).every(k => ['shortTextContent', 'nonBmp'].includes(k))
+                                       || why(n).length === 0)
+                          .slice(0, 5).map(n => n.target.join(' ') + ' ' + why(n).join(',') + ' '
+                                           + (n.failureSummary || '').slice(0, 160))}));
+        return {violations: pick(r.violations), incomplete: pick(r.incomplete)};
+    }""")
+    problems = [f"{where}: {v['id']} ({v['impact']}): {v['nodes']}"
+                for v in results["violations"] if v["impact"] in ("serious", "critical")]
+    problems += [f"{where}: contrast not measurable: {v['nodes']}"
+                 for v in results["incomplete"] if v["id"] == "color-contrast" and v["nodes"]]
+    return problems
+
+
+def test_pages_have_no_serious_accessibility_violations(new_context, site_url, make_user):
+    problems = []
+    visitor = new_context().new_page()
+    for path in ("/", "/practice/", f"/practice/drills/{DRILLS[0].id}/"):
+        visitor.goto(path)
+        problems += axe_problems(visitor, path)
+
+    user = make_user(display_name="Lin Axe")
+    table = services.create_table(host=user, kind=Table.Kind.PRACTICE, think_time=120, bot_speed=0.3)
+    services.start_match(table=table, user=user)
+    for width, height in ((390, 844), (1280, 800)):
+        # Reduced motion: no transition is under way when axe reads the colours.
+        page = player_page(new_context, user, site_url, viewport={"width": width, "height": height},
+                           reduced_motion="reduce")
+        page.goto(f"/tables/{table.pk}/")
+        wait_connected(page)
+        assert wait_for_turn_or_settlement(page) == "turn"
+        problems += axe_problems(page, f"table mid-deal {width}x{height}")
+        if width != 1280:
+            page.context.close()
+
+    # The menu open: the log, auto play and the bot controls.
+    page.get_by_role("button", name="Menu: log, auto play, bots, leave").click()
+    expect(page.locator("#table-drawer")).to_be_visible()
+    problems += axe_problems(page, "table menu")
+    # Auto play every 0.3 s plays the deal out; slow bots then keep the tribute on screen.
+    page.locator("#auto-interval").select_option("0.3")
+    page.locator("#auto-form button[value='auto-on']").click()
+    page.get_by_test_id("practice-controls").get_by_label("Bot speed").select_option("3.0")
+    expect(page.locator("#table-fact-speed")).to_contain_text("3 s")
+    page.keyboard.press("Escape")
+    page.locator("#tbl-trick .settlement").wait_for(timeout=240_000)
+    problems += axe_problems(page, "settlement")
+    deal = current_deal_row(table.pk)
+    page.wait_for_function(
+        "() => document.querySelector('#tbl-trick .tribute') || /Tribute resisted/.test(document.getElementById('tbl-trick').textContent)",
+        timeout=60_000)
+    problems += axe_problems(page, "tribute")
+
+    for path in (f"/replays/deals/{deal.pk}/", f"/replays/deals/{deal.pk}/?step=20", f"/matches/{deal.match_id}/", "/"):
+        page.goto(path)
+        problems += axe_problems(page, path)
+    assert not problems, "\n".join(problems)
