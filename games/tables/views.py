@@ -10,9 +10,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.selectors import display_name_of
 from games.live import selectors as live_selectors
 from games.live.render import ViewerState, render_private, render_public, scene_for
 from games.models import SEAT_COUNT, Table
@@ -213,30 +214,60 @@ def close_table(request, table_id):
 
 @require_POST
 def join_by_code(request):
-    """The lobby's "join by code" form: go to the invitation link of that code."""
+    """The lobby's "join by code" form: a signed-in player sits down in the first free seat
+    of that friend table (R10.3), or is told why not and shown the table to watch."""
     form = JoinByCodeForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Enter the invitation code you were given."))
         return redirect("games:lobby")
-    return redirect("games:join_invite", code=form.cleaned_data["code"])
+    table = _invited_table(request, form.cleaned_data["code"])
+    if table is None:
+        return redirect("games:lobby")
+    if request.user.is_authenticated:
+        _seat_the_invited(request, table)
+    else:
+        messages.info(request, _("Log in, sign up or play as a guest to take a seat at this friend table."))
+    return redirect("games:table", table_id=table.pk)
 
 
-@require_GET
-def join_invite(request, code):
-    """An invitation link to a friend table (R10.3): remember it for this browser, seat a
-    signed-in player in the first free seat (or say why not), and show the table."""
+def _invited_table(request, code: str) -> Table | None:
+    """The open friend table of ``code``, remembered for this browser (R10.3), or None
+    with the reason told."""
     table = Table.objects.filter(invite_code=code.strip().upper(), kind=Table.Kind.FRIEND).first()
     if table is None or not table.is_open:
         messages.error(request, _("R10.3: no open friend table has the invitation code %(code)s.") % {"code": code})
-        return redirect("games:lobby")
+        return None
     stored = invitations(request.session)
     stored[str(table.pk)] = table.invite_code
     request.session[INVITATIONS_SESSION_KEY] = stored
+    return table
+
+
+@require_http_methods(["GET", "POST"])
+def join_invite(request, code):
+    """An invitation link to a friend table (R10.3). Opening it remembers the invitation
+    and asks a signed-in player to confirm taking the first free seat (a link followed,
+    or loaded by another site, never seats anyone by itself); the confirmation (POST)
+    seats the player, or says why not, and shows the table."""
+    table = _invited_table(request, code)
+    if table is None:
+        return redirect("games:lobby")
     if not request.user.is_authenticated:
         messages.info(request, _("Log in, sign up or play as a guest to take a seat at this friend table."))
         return redirect("games:table", table_id=table.pk)
-    _seat_the_invited(request, table)
-    return redirect("games:table", table_id=table.pk)
+    if request.method == "POST":
+        _seat_the_invited(request, table)
+        return redirect("games:table", table_id=table.pk)
+    if table.seats.filter(user=request.user).exists():
+        return redirect("games:table", table_id=table.pk)
+    free = SEAT_COUNT - table.seats.count()
+    if not free or table.status != Table.Status.WAITING:
+        messages.info(request, _("R10.5: this table has no free seat now; you can watch it."))
+        return redirect("games:table", table_id=table.pk)
+    return render(request, "tables/join.html", {
+        "table": table, "code": table.invite_code, "free": free,
+        "host_name": display_name_of(table.host) if table.host_id else "",
+    })
 
 
 def _seat_the_invited(request, table: Table) -> None:

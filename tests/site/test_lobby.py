@@ -60,7 +60,9 @@ def test_invitation_link_opens_the_friend_table(client, tables, make_guest):
     guest = make_guest()
     client.force_login(guest)
     response = client.get(reverse("games:join_invite", args=[friend.invite_code.lower()]))
-    assert response["Location"] == reverse("games:table", args=[friend.pk])
+    # The link asks before seating anyone: a followed link changes no seat.
+    assert response.status_code == 200 and 'data-testid="join-take-seat"' in response.content.decode()
+    assert not Seat.objects.filter(table=friend, user=guest).exists()
     assert client.session[INVITATIONS_SESSION_KEY] == {str(friend.pk): friend.invite_code}
     html = client.get(reverse("games:lobby")).content.decode()
     assert "Take seat" in card(section(html, "friend"), friend)
@@ -73,7 +75,7 @@ def test_invitation_link_opens_the_friend_table(client, tables, make_guest):
 def test_join_by_code_form(client, tables, make_user):
     client.force_login(make_user())
     response = client.post(reverse("games:join_by_code"), {"code": f"  {tables['friend'].invite_code.lower()} "})
-    assert response["Location"] == reverse("games:join_invite", args=[tables["friend"].invite_code])
+    assert response["Location"] == reverse("games:table", args=[tables["friend"].pk])
     response = client.get(reverse("games:join_invite", args=["NOPE2345"]), follow=True)
     assert "R10.3" in response.content.decode()
 
