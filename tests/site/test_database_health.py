@@ -24,6 +24,10 @@ def kill_backends():
 
 
 def test_requests_after_the_servers_backends_die_all_succeed(make_user):
+    # A pool of its own: connections earlier tests in this process left checked out
+    # (tests/conftest.py, "Known pitfalls") must not leave it too few to hand out.
+    connection.close()
+    connection.close_pool()
     client = Client()
     client.force_login(make_user())
     for _ in range(3):
@@ -31,5 +35,6 @@ def test_requests_after_the_servers_backends_die_all_succeed(make_user):
     connection.close()  # back to the pool, like every request's connection
     assert kill_backends() >= 1
     for _ in range(12):
-        assert client.get("/").status_code == 200
-        assert client.get("/leaderboard/").status_code == 200
+        for url in ("/", "/leaderboard/"):
+            response = client.get(url)
+            assert response.status_code == 200, (url, response.content[:500])

@@ -49,8 +49,9 @@ async def test_a_crowd_of_anonymous_pages_costs_one_render_per_pass(make_user, m
     finals = [await latest(page, quiet=0.05) for page in pages[1:]]
     assert len(set(finals)) == 1
     assert all(f'data-table-id="{table.pk}"' in finals[0] for table in tables)
-    # Thirty pages, five changes: one render a pass, and passes at least an interval apart.
-    assert 1 <= len(passes) <= 5 and len(renders) == len(passes)
+    # Thirty pages: one render a pass, and passes at least an interval apart. (How many
+    # passes depends on the timing, and with Redis on other test processes' changes too.)
+    assert passes and len(renders) == len(passes)
     assert all(later - earlier >= 0.3 - 0.01 for earlier, later in zip(passes, passes[1:]))
     for page in pages:
         await page.disconnect()
