@@ -66,6 +66,27 @@
         // Inside the live part, the socket redraws the table's fragments (#tbl-...); the
         // few fixed words around them ("Reconnecting...") come from the fresh page, and
         // what the screen reader last announced is not repeated in the old language.
+        // The table's menu and its top bar sit inside the live part too (the menu holds
+        // the log and auto play, which the socket swaps): they are taken from the fresh
+        // page, the live fragments they hold moved over as they are.
+        var drawer = document.getElementById("table-drawer");
+        var freshDrawer = fresh.getElementById("table-drawer");
+        if (drawer && freshDrawer && live.contains(drawer)) {
+          var slots = document.getElementById("drawer-slots");
+          var freshSlots = freshDrawer.querySelector("#drawer-slots");
+          if (slots && freshSlots) { freshSlots.replaceWith(slots); }
+          freshDrawer.className = drawer.className;
+          drawer.replaceWith(freshDrawer);
+          if (window.htmx) { window.htmx.process(freshDrawer); }
+        }
+        var bar = live.querySelector(".bar");
+        var freshBar = fresh.querySelector("[ws-connect] .bar");
+        if (bar && freshBar) {
+          var expanded = bar.querySelector("[aria-expanded]");
+          var freshToggle = freshBar.querySelector("[aria-expanded]");
+          if (expanded && freshToggle) { freshToggle.setAttribute("aria-expanded", expanded.getAttribute("aria-expanded")); }
+          bar.replaceWith(freshBar);
+        }
         var freshLive = live.id ? fresh.getElementById(live.id) : null;
         if (freshLive) {
           freshLive.querySelectorAll("[id]").forEach(function (el) {

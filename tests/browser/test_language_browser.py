@@ -216,7 +216,10 @@ def test_switching_language_mid_deal_keeps_the_socket_and_the_other_pages_langua
     expect(watcher.locator("#tbl-status")).to_be_visible()
 
     assert not chinese_characters(page.evaluate(VISIBLE_TEXT, None))
-    page.locator('form[data-language-switch] button[value="zh-hans"]').click()
+    # While a deal is on, the site's header gives way to the table; the switcher is in
+    # the table's menu.
+    page.locator(".drawer-toggle").click()
+    page.locator('#table-drawer form[data-language-switch] button[value="zh-hans"]').click()
     expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
     expect(page.locator("#tbl-status")).to_contain_text("第")
     expect(page.locator(".site-header")).to_contain_text("大厅")
