@@ -519,6 +519,8 @@ def private_context(scene: Scene, seat: int | None, viewer: ViewerState, *, with
         "auto_play": None if info is None else info.auto_play,
         "autopilot": bool(seat is not None and view["autopilot"][seat]),
         "auto_intervals": ("0.3", "0.5", "1", "2", "3", "4", "5"),
+        # R10.8: suggestions and auto play are offered at friend and practice tables only.
+        "assisted": scene.kind != "match",
         "over": state.is_over,
         # What the hand fragment is drawn from: equal keys draw equal hands (see PrivateParts).
         "hand_key": (scene.deal_id, seat, tuple(view["hand"] or ()), tuple(view["partner_hand"] or ()),
@@ -567,7 +569,7 @@ def render_private_parts(scene: Scene, seat: int | None, viewer: ViewerState, *,
 # What the status and controls fragments show, besides the step they belong to: equal
 # values draw equal fragments but for the step (see _Shells).
 STATUS_KEYS = ("levels", "level", "wild_ids", "deal_number", "phase_label", "turn_text", "to_act")
-CONTROLS_KEYS = ("seat", "over", "phase", "to_act", "leading", "autopilot", "auto_play", "has_cards")
+CONTROLS_KEYS = ("seat", "over", "phase", "to_act", "leading", "autopilot", "auto_play", "has_cards", "assisted")
 
 
 class _Shells:

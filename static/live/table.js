@@ -18,7 +18,8 @@
       var deadline = Date.parse(el.getAttribute("data-deadline"));
       if (isNaN(deadline)) { return; }
       var left = Math.max(0, Math.ceil((deadline - now) / 1000));
-      el.textContent = left + " s";
+      // The page's language writes the unit ("{n} s", "{n} 秒").
+      el.textContent = (el.getAttribute("data-format") || "{n} s").replace("{n}", String(left));
       el.classList.toggle("timer-low", left <= 5);
     });
   }
@@ -211,9 +212,17 @@
     var seq = seats ? parseInt(seats.getAttribute("data-seq"), 10) : NaN;
     var deal = seats ? seats.getAttribute("data-deal") : null;
     var turn = document.querySelector("#tbl-status .turn.is-mine");
-    if (!isNaN(seq) && seq !== lastSeq && turn) {
+    if (!isNaN(seq) && seq !== lastSeq) {
+      // A screen reader hears each play as it is made (the newest line of the log, which
+      // names the seat and the play) and then, when it is so, that it is your turn.
+      var words = [];
+      var newest = document.querySelector("#tbl-log .log-list li:last-child");
+      if (newest && !newest.classList.contains("muted") && lastSeq !== null && deal === lastDeal) {
+        words.push(newest.textContent.replace(/\s+/g, " ").trim());
+      }
+      if (turn) { words.push(turn.textContent.replace(/\s+/g, " ").trim()); }
       var announce = document.getElementById("play-announce");
-      if (announce) { announce.textContent = turn.textContent; }
+      if (announce && words.length) { announce.textContent = words.join(". "); }
     }
     if (isNaN(seq)) { return; }
     var socket = evt.detail && evt.detail.socketWrapper;
