@@ -195,9 +195,9 @@ def test_a_straight_is_drawn_in_ascending_order(new_context, site_url, make_user
     start = order.index(low)
     assert ranks == order[start:start + 5], (ranks, reading)
     assert ranks[-1] == high
-    # A screen reader hears each play as it is made: the next seat's answer is announced
-    # with its name.
-    expect(page.locator("#play-announce")).to_contain_text("Bot", timeout=20_000)
+    # A screen reader hears each play as it is made, with the seat's name and the play.
+    expect(page.locator("#play-announce")).to_contain_text(action.reading.name, timeout=20_000)
+    expect(page.locator("#play-announce")).to_contain_text("Mei", timeout=20_000)
 
 
 class Proxy:
