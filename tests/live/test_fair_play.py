@@ -4,10 +4,9 @@ the autopilot played for a seat. Friend and practice tables keep their help."""
 import random
 
 import pytest
-
-from accounts.models import PointsEntry
 from channels.db import database_sync_to_async
 
+from accounts.models import PointsEntry
 from games.engine.deal import AUTOPILOT, HUMAN, TIMEOUT, timeout_action
 from games.live import door
 from games.models import Deal, Seat
@@ -65,28 +64,34 @@ async def test_sort_and_suggestion_stay_on_the_page_at_a_practice_table(practice
     await page.disconnect()
 
 
-def test_a_deal_the_autopilot_played_for_a_seat_earns_its_player_nothing(playing_table):
-    """Seats 1 and 3 (team A) let the autopilot make every decision; seats 2 and 4 play
-    themselves. Whichever team wins, team A's players earn nothing for the deal, the
-    settlement names their seats, and team B's winners (if B wins) earn as usual."""
-    table, users = playing_table
-    rng = random.Random(7)
+def _play_the_deal(table, users, *, automatic=(), seed=0):
+    """Play the table's deal to its end through the door: the seats in ``automatic``
+    by timeouts and then the autopilot (R9.2), the others as their players. Returns the
+    finished deal."""
+    rng = random.Random(seed)
     deal, state = current(table)
     deal_id = deal.pk
     while not state.is_over:
         seat = state.to_act[0]
-        automatic = seat % 2 == 0
-        if automatic:  # R9.2: timeouts, then the autopilot after two of them
+        if seat in automatic:
             action = timeout_action(state, seat)
             actor = AUTOPILOT if state.autopilot[seat] else TIMEOUT
         else:
             action, actor = choose(state, seat, rng), HUMAN
         door.submit_action(
             table_id=table.pk, seat=seat, kind=action.kind, cards=action.cards, reading=action.reading,
-            expected_deal=deal.pk, expected_seq=deal.seq, actor=actor, user=None if automatic else users[seat],
+            expected_deal=deal.pk, expected_seq=deal.seq, actor=actor, user=None if seat in automatic else users[seat],
         )
         deal, state = current(table)
-    deal = Deal.objects.get(pk=deal_id)
+    return Deal.objects.get(pk=deal_id)
+
+
+def test_a_deal_the_autopilot_played_for_a_seat_earns_its_player_nothing(playing_table):
+    """Seats 1 and 3 (team A) let the autopilot make every decision; seats 2 and 4 play
+    themselves. Whichever team wins, team A's players earn nothing for the deal, the
+    settlement names their seats, and team B's winners (if B wins) earn as usual."""
+    table, users = playing_table
+    deal = _play_the_deal(table, users, automatic=(0, 2), seed=7)
     assert deal.result["no_points_r10_8"] == [0, 2]
     earned = set(PointsEntry.objects.filter(deal=deal).values_list("user_id", flat=True))
     assert users[0].pk not in earned and users[2].pk not in earned
@@ -98,18 +103,7 @@ def test_a_deal_the_autopilot_played_for_a_seat_earns_its_player_nothing(playing
 
 def test_a_seat_that_played_itself_earns_as_before(playing_table):
     table, users = playing_table
-    rng = random.Random(3)
-    deal, state = current(table)
-    deal_id = deal.pk
-    while not state.is_over:
-        seat = state.to_act[0]
-        action = choose(state, seat, rng)
-        door.submit_action(
-            table_id=table.pk, seat=seat, kind=action.kind, cards=action.cards, reading=action.reading,
-            expected_deal=deal.pk, expected_seq=deal.seq, user=users[seat],
-        )
-        deal, state = current(table)
-    deal = Deal.objects.get(pk=deal_id)
+    deal = _play_the_deal(table, users, seed=3)
     assert deal.result["no_points_r10_8"] == []
     winners = {users[p].pk for p in range(4) if p % 2 == deal.result["winner_team"]}
     assert set(PointsEntry.objects.filter(deal=deal).values_list("user_id", flat=True)) == winners
