@@ -260,14 +260,23 @@ def join_invite(request, code):
         return redirect("games:table", table_id=table.pk)
     if table.seats.filter(user=request.user).exists():
         return redirect("games:table", table_id=table.pk)
-    free = SEAT_COUNT - table.seats.count()
-    if not free or table.status != Table.Status.WAITING:
-        messages.info(request, _("R10.5: this table has no free seat now; you can watch it."))
+    free = _free_seats(request, table)
+    if not free:
         return redirect("games:table", table_id=table.pk)
     return render(request, "tables/join.html", {
-        "table": table, "code": table.invite_code, "free": free,
+        "table": table, "code": table.invite_code, "free": len(free),
         "host_name": display_name_of(table.host) if table.host_id else "",
     })
+
+
+def _free_seats(request, table: Table) -> list[int]:
+    """The free seats an invited player may take now (R10.5), or [] with the reason told."""
+    taken = set(table.seats.values_list("position", flat=True))
+    free = [position for position in range(SEAT_COUNT) if position not in taken]
+    if not free or table.status != Table.Status.WAITING:
+        messages.info(request, _("R10.5: this table has no free seat now; you can watch it."))
+        return []
+    return free
 
 
 def _seat_the_invited(request, table: Table) -> None:
@@ -275,10 +284,8 @@ def _seat_the_invited(request, table: Table) -> None:
     free or the seat is refused, the table is shown to watch, with the reason."""
     if table.seats.filter(user=request.user).exists():
         return
-    taken = set(table.seats.values_list("position", flat=True))
-    free = [position for position in range(SEAT_COUNT) if position not in taken]
-    if not free or table.status != Table.Status.WAITING:
-        messages.info(request, _("R10.5: this table has no free seat now; you can watch it."))
+    free = _free_seats(request, table)
+    if not free:
         return
     try:
         services.take_seat(table=table, user=request.user, position=free[0], invite_code=table.invite_code)
