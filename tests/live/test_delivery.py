@@ -103,16 +103,27 @@ async def test_the_player_shown_the_turn_late_gets_the_whole_think_time(playing_
     leader = state.turn
     pages = [(await connect(table, users[s]))[0] for s in range(4)]
     _lose_events(monkeypatch)
+    # The resync sees nothing until the clock is shortened below: otherwise it could
+    # catch the page up (with the whole think time still left) before the test has set
+    # the scene of an event lost long ago.
+    newest_steps, looking = live_selectors.newest_steps, asyncio.Event()
+    monkeypatch.setattr(live_selectors, "newest_steps", lambda ids: newest_steps(ids) if looking.is_set() else {})
     await pages[leader].send_json_to(
         {"action": "play", "card": [min(state.hands[leader])], "deal": deal.pk, "seq": deal.seq}
     )
-    await pages[leader].receive_from(timeout=5)
+    # No page hears of the play (its own page too learns of it from the resync): wait
+    # for it in the database.
+    for _ in range(100):
+        if (await state_of(table))[0].seq == deal.seq + 1:
+            break
+        await asyncio.sleep(0.05)
 
     def shorten_the_clock():
-        # As if the event had been lost long ago: little of the think time is left.
-        Deal.objects.filter(pk=deal.pk).update(deadline=timezone.now() + timedelta(seconds=2))
+        # As if the event had been lost long ago: a third of the think time is left.
+        Deal.objects.filter(pk=deal.pk).update(deadline=timezone.now() + timedelta(seconds=10))
 
     await database_sync_to_async(shorten_the_clock)()
+    looking.set()
     nxt = (await state_of(table))[1].turn
     assert await _shown_seq(pages[nxt], timeout=3.0) == deal.seq + 1
     # The page is drawn first, then its player's time moves on (and the page is drawn
