@@ -10,7 +10,8 @@ from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games.models import Action, Deal, Match, Participant, Seat, Table
+from games.analysis import services as analysis_services
+from games.models import Action, Deal, DealAnalysis, Match, Participant, Seat, Table
 from games.tables import services
 
 
@@ -149,10 +150,48 @@ class DealAdmin(admin.ModelAdmin):
     readonly_fields = ("started_at",)
     list_select_related = ("match",)
     inlines = [ActionInline]
+    actions = ["analyse_deals"]
 
     def view_on_site(self, obj):
         """The deal's replay (refused to outsiders while the deal is in progress)."""
         return reverse("replays:deal", args=[obj.pk])
+
+    @admin.action(description=_("Analyse the selected deals (again, if analysed)"))
+    def analyse_deals(self, request, queryset):
+        """Queue the analysis of each finished deal (a fresh one where one is stored);
+        deals in play are refused with the rule (R9.3)."""
+        queued = 0
+        for deal in queryset.select_related("match"):
+            try:
+                analysis_services.request_analysis(deal=deal, user=request.user, force=True)
+            except analysis_services.AnalysisError as error:
+                self.message_user(request, f"{deal}: {error.message}", messages.WARNING)
+            else:
+                queued += 1
+        if queued:
+            self.message_user(request, ngettext(
+                "%(count)d analysis queued.", "%(count)d analyses queued.", queued) % {"count": queued})
+
+
+@admin.register(DealAnalysis)
+class DealAnalysisAdmin(admin.ModelAdmin):
+    """Stored analyses: listed and shown; made by the deal admin's action, the replay's
+    button, a practice deal's end or the ``analyse_deals`` command, never edited here."""
+
+    list_display = ("deal", "status", "version", "done", "total", "requested_by", "requested_at", "finished_at")
+    list_filter = ("status", "version")
+    search_fields = ("=deal__id", "=deal__match__id", "requested_by__username")
+    list_select_related = ("deal__match", "requested_by")
+    readonly_fields = [field.name for field in DealAnalysis._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def view_on_site(self, obj):
+        return reverse("replays:deal", args=[obj.deal_id])
 
 
 @admin.register(Action)

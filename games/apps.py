@@ -10,5 +10,6 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         from games import signals  # noqa: F401  (connects the receivers)
+        from games.analysis import tasks as analysis_tasks  # noqa: F401  (registers the analysis task)
         from games.live import tasks  # noqa: F401  (registers the timers' task functions)
         from games.tables import consumers  # noqa: F401  (logging out ends the session's sockets)

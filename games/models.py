@@ -401,3 +401,58 @@ class Action(models.Model):
             "kind": self.get_kind_display(),
             "number": self.seat + 1,
         }
+
+
+class DealAnalysis(models.Model):
+    """The expert's verdict on every decision of one finished deal (复盘,
+    ``games.bots.analysis``), stored once per deal.
+
+    ``version`` is the analysis version that wrote ``data``
+    (``games.bots.analysis.ANALYSIS_VERSION``): a stronger evaluation bumps it, and an
+    older row may be analysed again in place. ``done`` of ``total`` decisions are judged
+    while it runs, for the progress bar. Only a finished deal is ever analysed (R9.3).
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    deal = models.OneToOneField(Deal, verbose_name=_("deal"), on_delete=models.CASCADE, related_name="analysis")
+    version = models.PositiveSmallIntegerField(_("analysis version"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(_("decisions judged"), default=0)
+    total = models.PositiveIntegerField(_("decisions"), default=0)
+    data = models.JSONField(_("verdicts"), null=True, blank=True)
+    error = models.TextField(_("error"), blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("requested by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text=_("Empty when the site asked for it (a practice deal's end, a command)."),
+    )
+    requested_at = models.DateTimeField(_("requested"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("deal analysis")
+        verbose_name_plural = _("deal analyses")
+        ordering = ["-requested_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(done__lte=models.F("total")), name="analysis_done_within_total"),
+            models.CheckConstraint(
+                condition=~Q(status="done") | Q(data__isnull=False), name="analysis_done_has_verdicts"
+            ),
+        ]
+
+    def __str__(self):
+        return _("Analysis of %(deal)s") % {"deal": self.deal}
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)

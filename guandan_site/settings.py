@@ -222,6 +222,10 @@ CELERY_TIMEZONE = "UTC"
 # Celery beat re-arms overdue turns after any crash (games.live.tasks.sweep); the embedded
 # default runs the same sweep on the server's event loop (games.live.scheduler).
 CELERY_BEAT_SCHEDULE = {"sweep-overdue-turns": {"task": "games.sweep", "schedule": 5.0}}
+# A deal's analysis takes seconds of CPU: its own queue and worker
+# (deploy/systemd/guandan-analysis.service), so no table turn waits behind it. The sweep
+# sends analyses left queued by a crash again (games.analysis.services.resume_analyses).
+CELERY_TASK_ROUTES = {"games.analyse_deal": {"queue": "analysis"}}
 
 # --- Live table -----------------------------------------------------------------------
 

@@ -16,5 +16,6 @@ urlpatterns = [
     path("rules/", include("games.rules.urls")),
     path("practice/", include("games.practice.urls")),
     path("", include("games.replays.urls")),
+    path("", include("games.analysis.urls")),
     path("", include("games.tables.urls")),
 ]

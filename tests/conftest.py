@@ -119,34 +119,48 @@ def full_table(make_user, make_table):
 class Timers:
     def __init__(self):
         self.pending = []
+        self.background = []  # long work (deal analyses): run only by run_background()
 
-    def __call__(self, name, *args, delay):
-        self.pending.append((name, args, delay))
+    def __call__(self, name, *args, delay, background=False):
+        (self.background if background else self.pending).append((name, args, delay))
+
+    def run_background(self):
+        """Run the background work scheduled so far (deal analyses); returns how many."""
+        from games.live import scheduler
+
+        ran = 0
+        while self.background:
+            name, args, _delay = self.background.pop(0)
+            scheduler._task(name)(*args)
+            ran += 1
+        return ran
 
     def names(self):
         return [name for name, _args, _delay in self.pending]
 
     def run(self, *, rounds=1000):
         """Run pending timers (and those they schedule) until none is left."""
-        from games.live import tasks
+        from games.live import scheduler
 
         ran = 0
         while self.pending and ran < rounds:
             name, args, _delay = self.pending.pop(0)
-            getattr(tasks, name)(*args)
+            scheduler._task(name)(*args)
             ran += 1
         return ran
 
 
 @pytest.fixture(autouse=True)
 def timers(monkeypatch):
-    """Timers (bot turns, timeouts, the next deal) are recorded, not run, so nothing
-    moves a table behind a test's back; ``timers.run()`` runs them when a test wants.
-    Browser tests' servers run their own real timers in their own process."""
+    """Timers (bot turns, timeouts, the next deal, deal analyses) are recorded, not run,
+    so nothing moves a table behind a test's back; ``timers.run()`` runs them when a test
+    wants. Browser tests' servers run their own real timers in their own process."""
+    from games.analysis import services as analysis_services
     from games.live import door, scheduler
 
     recorder = Timers()
     monkeypatch.setattr(door, "schedule", recorder)
+    monkeypatch.setattr(analysis_services, "schedule", recorder)
     monkeypatch.setattr(scheduler, "bind_loop", lambda loop: None)
     return recorder
 

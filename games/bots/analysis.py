@@ -111,6 +111,12 @@ class DealAnalysis:
         }
 
 
+def _rounded(loss: float) -> float:
+    """A loss as stored (3 decimals), so that the mark read from the stored figure is the
+    mark given: 0.4996 is stored as 0.5 and marked a mistake, not an inaccuracy."""
+    return round(loss, 3)
+
+
 def _decide(state: DealState, action: Action, index: int, samples: int, rng_seed: int,
             last_chance: float | None) -> tuple[Decision, float | None]:
     seat = action.seat
@@ -126,7 +132,7 @@ def _decide(state: DealState, action: Action, index: int, samples: int, rng_seed
         if best.cards == action.cards:
             return Decision(mark="best", reason=_tribute_reason(seen, best.cards[0]), win_chance_a=last_chance,
                             **base), last_chance
-        loss = max(0.0, hand_cost_without(seen, action.cards[0]) - hand_cost_without(seen, best.cards[0]))
+        loss = _rounded(max(0.0, hand_cost_without(seen, action.cards[0]) - hand_cost_without(seen, best.cards[0])))
         return Decision(mark=mark_of(loss, is_best=False), loss=loss, better=_action_name(best),
                         better_cards=list(best.cards), reason=_tribute_reason(seen, best.cards[0]),
                         win_chance_a=last_chance, **base), last_chance
@@ -136,7 +142,7 @@ def _decide(state: DealState, action: Action, index: int, samples: int, rng_seed
     if assessment is None:
         return Decision(mark="only", win_chance_a=last_chance, **base), last_chance
     is_best = same_action(assessment.action, action) or assessment.taken_index == assessment.pick
-    loss = 0.0 if is_best else assessment.loss
+    loss = 0.0 if is_best else _rounded(assessment.loss)
     chance = assessment.win_chance(assessment.taken_index)
     chance_a = chance if team_of(seat) == 0 else 1.0 - chance
     decision = Decision(

@@ -127,6 +127,14 @@ def use_sender_loop() -> None:
         _loop, _loop_pid = loop, os.getpid()
 
 
+def send_to_group(group: str, message: dict) -> None:
+    """Send ``message`` to channel group ``group`` now, from synchronous code (call after
+    commit); nothing happens without a channel layer."""
+    layer = get_channel_layer()
+    if layer is not None:
+        _group_send(layer, group, message)
+
+
 def _group_send(layer, group: str, message: dict) -> None:
     loop = _loop
     if loop is None or _loop_pid != os.getpid():

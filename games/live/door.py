@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import services as account_services
+from games.analysis import services as analysis_services
 from games.engine import match as engine_match
 from games.engine.deal import AUTOPILOT, BOT, HUMAN, DealState, apply, timeout_action
 from games.engine.deal import Action as EngineAction
@@ -346,6 +347,9 @@ def _settle(table: Table, deal: Deal, state: DealState, seats: dict[int, Seat]) 
     account_services.award_deal_points(
         deal=deal, winners=winners, levels_advanced=settlement.advance, match_won=engine.is_over
     )
+    if table.kind == Table.Kind.PRACTICE:
+        # A practice deal is analysed at its end (复盘): the replay has the verdicts ready.
+        transaction.on_commit(lambda: analysis_services.request_analysis(deal=deal), robust=True)
     if not engine.is_over:
         deal_id, table_id = deal.pk, table.pk
         transaction.on_commit(

@@ -61,12 +61,21 @@ def _task(name: str) -> Callable:
         raise LookupError(f"no task {name!r} is registered (is games.live.tasks imported?)") from None
 
 
-def schedule(name: str, *args, delay: float) -> None:
-    """Run task ``name`` with ``args`` after ``delay`` seconds."""
+BACKGROUND_QUEUE = "analysis"  # Celery queue of long work (settings.CELERY_TASK_ROUTES)
+
+
+def schedule(name: str, *args, delay: float, background: bool = False) -> None:
+    """Run task ``name`` with ``args`` after ``delay`` seconds.
+
+    ``background`` marks long work (a deal's analysis, seconds of CPU): in Celery it goes
+    to its own queue (``BACKGROUND_QUEUE``), served by its own worker, so table turns never
+    wait behind it; in process it runs on a thread of its own rather than on the one
+    thread that runs every other task and the consumers' database calls."""
     delay = max(0.0, float(delay))
     if settings.GUANDAN_SCHEDULER == "celery":
         try:
-            current_app.send_task(TASK_PREFIX + name, args=args, countdown=delay)
+            options = {"queue": BACKGROUND_QUEUE} if background else {}
+            current_app.send_task(TASK_PREFIX + name, args=args, countdown=delay, **options)
         except Exception:
             # The broker is unreachable: the change this timer follows is committed, and
             # the sweep re-arms overdue timers once the broker is back.
@@ -82,7 +91,7 @@ def schedule(name: str, *args, delay: float) -> None:
         return
     # A fresh context: on_commit may run inside database_sync_to_async, and inheriting
     # its context makes asgiref think the single-thread executor would deadlock.
-    loop.call_soon_threadsafe(_start, name, args, delay, context=contextvars.Context())
+    loop.call_soon_threadsafe(_start, name, args, delay, background, context=contextvars.Context())
 
 
 def _run_sync(name: str, args: tuple) -> None:
@@ -92,20 +101,22 @@ def _run_sync(name: str, args: tuple) -> None:
         log.exception("task %s%r failed", name, args)
 
 
-def _start(name: str, args: tuple, delay: float) -> None:
+def _start(name: str, args: tuple, delay: float, background: bool = False) -> None:
     loop = asyncio.get_running_loop()
-    loop.call_later(delay, _spawn, name, args)
+    loop.call_later(delay, _spawn, name, args, background)
 
 
-def _spawn(name: str, args: tuple) -> None:
-    task = asyncio.ensure_future(_run_async(name, args))
+def _spawn(name: str, args: tuple, background: bool = False) -> None:
+    task = asyncio.ensure_future(_run_async(name, args, background))
     _running.add(task)
     task.add_done_callback(_running.discard)
 
 
-async def _run_async(name: str, args: tuple) -> None:
+async def _run_async(name: str, args: tuple, background: bool = False) -> None:
     try:
-        await sync_to_async(_task(name), thread_sensitive=True)(*args)
+        # A background task's own thread still sends to the pages through this loop:
+        # async_to_sync inside it runs the coroutine here (asgiref).
+        await sync_to_async(_task(name), thread_sensitive=not background)(*args)
     except Exception:
         log.exception("task %s%r failed", name, args)
 

@@ -7,6 +7,7 @@ default runs these same functions on the server's event loop (``games.live.sched
 
 from celery import shared_task
 
+from games.analysis import services as analysis_services
 from games.live import door
 from games.live.scheduler import register
 
@@ -36,5 +37,6 @@ def next_deal(table_id: int, deal_id: int) -> bool:
 @shared_task(name="games.sweep", ignore_result=True)
 @register
 def sweep() -> int:
-    """Re-arm overdue turns and deals after a crash or restart, so a table never hangs."""
-    return door.sweep()
+    """Re-arm overdue turns and deals after a crash or restart, so a table never hangs;
+    send again the deal analyses a crash left behind."""
+    return door.sweep() + analysis_services.resume_analyses()

@@ -19,8 +19,9 @@ each response for cards its viewer may not see.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any
 
 from django.db.models import Q
 from django.http import Http404, HttpResponse, JsonResponse
@@ -32,6 +33,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from accounts.selectors import display_name_of
+from games.analysis import present as analysis_present
+from games.analysis import services as analysis_services
 from games.engine.cards import FACE_OF, sort_key
 from games.engine.deal import (
     AUTOPILOT,
@@ -52,9 +55,7 @@ from games.engine.deal import (
 from games.engine.reading import shown_rank
 from games.engine.views import view_for
 from games.live.render import card_context, cards_context
-from games.models import Deal, Match, Participant, Seat
-from games.tables import selectors as table_selectors
-from games.tables.selectors import invitations
+from games.models import Deal, DealAnalysis, Match, Participant, Seat
 from games.replays.log import (
     ReplayError,
     engine_actions,
@@ -64,6 +65,8 @@ from games.replays.log import (
     trick_starts,
 )
 from games.rules.words import name_text, reading_label, settlement_text
+from games.tables import selectors as table_selectors
+from games.tables.selectors import invitations
 
 ALL = "all"
 SPEEDS = ("0.5", "1", "2", "3")  # seconds a step while playing
@@ -163,7 +166,7 @@ class Replay:
     """
 
     def __init__(self, deal: Deal, states: Sequence[DealState], actions: Sequence[EngineAction],
-                 mode: str | int, names: dict[int, str]):
+                 mode: str | int, names: dict[int, str], marks_of: int | None = None):
         if mode == ALL and not deal.is_finished:
             # Hidden information: every hand open is only for a finished deal.
             raise ValueError("R9.3: all hands open only once the deal is finished")
@@ -172,6 +175,7 @@ class Replay:
         self.actions = actions
         self.mode = mode
         self.names = names
+        self.marks_of = marks_of  # the one seat whose analysis marks are shown, or None for all
         self.last = len(states) - 1
         self.tricks = trick_starts(states)
         self.tribute_at = tribute_step(states, actions)
@@ -311,10 +315,14 @@ class Replay:
     # ----------------------------------------------------------------------------------
     # URLs
 
-    def url(self, step: int, mode: str | int | None = None) -> str:
+    def url(self, step: int, mode: str | int | None = None, marks_of: int | None | str = "") -> str:
         mode = self.mode if mode is None else mode
         seat = ALL if mode == ALL else str(int(mode) + 1)
-        return reverse("replays:deal", args=[self.deal.pk]) + "?" + urlencode({"step": step, "seat": seat})
+        query: dict[str, Any] = {"step": step, "seat": seat}
+        marks_of = self.marks_of if marks_of == "" else marks_of
+        if marks_of is not None:
+            query["marks"] = int(marks_of) + 1
+        return reverse("replays:deal", args=[self.deal.pk]) + "?" + urlencode(query)
 
     # ----------------------------------------------------------------------------------
     # The board at one step
@@ -534,7 +542,10 @@ def deal_replay(request, deal_id: int):
         states = replay_states(deal, rows)
     except ReplayError as error:
         return _refused(request, deal, _("This deal cannot be replayed: %(reason)s") % {"reason": error}, status=500)
-    replay = Replay(deal, states, engine_actions(deal, rows), mode, participant_names(deal.match))
+    marks_of, error = _marks_of(request.GET.get("marks"))
+    if error:
+        return _refused(request, deal, error, status=400)
+    replay = Replay(deal, states, engine_actions(deal, rows), mode, participant_names(deal.match), marks_of)
     raw_step = request.GET.get("step", "0")
     try:
         step = int(raw_step)
@@ -548,6 +559,11 @@ def deal_replay(request, deal_id: int):
         )
     board = replay.board(step)
     board["share_url"] = request.build_absolute_uri(board["url"])
+    # The analysis (复盘) of a finished deal only: its verdicts name every seat's cards.
+    analysis = DealAnalysis.objects.filter(deal=deal).first() if deal.is_finished else None
+    verdicts = analysis_present.verdicts_for(analysis, states[0].level, marks_of)
+    if verdicts is not None:
+        board["analysis"] = _analysis_board(replay, verdicts, step)
     if _wants_fragment(request):
         response = render(request, "replays/_board.html", {"board": board, "deal": deal})
     else:
@@ -561,18 +577,74 @@ def deal_replay(request, deal_id: int):
             "match": deal.match,
             "table": deal.match.table,
             "board": board,
-            "log": replay.log(),
+            "log": _marked(replay.log(), verdicts),
             "modes": modes,
             "own_seat": None if own_seat is None else own_seat + 1,
             "names": [{"number": p + 1, "name": replay.names.get(p, ""), "team": _team_letter(p)} for p in range(4)],
             "speeds": [(value, _("%(seconds)s s a step") % {"seconds": value}) for value in SPEEDS],
             "default_speed": DEFAULT_SPEED,
+            "analysis": _analysis_page(request, deal, analysis, verdicts, replay, step),
         })
     patch_vary_headers(response, ("HX-Request",))
     if not deal.is_finished:
         # One player's own cards of a deal in play: never kept by a shared cache.
         patch_cache_control(response, private=True, no_store=True)
     return response
+
+
+def _marked(log: list[dict[str, Any]], verdicts) -> list[dict[str, Any]]:
+    """The log with each judged step's analysis mark (of the seats shown)."""
+    marks = verdicts.log_marks() if verdicts is not None else {}
+    for entry in log:
+        entry["mark"] = marks.get(entry["step"])
+    return log
+
+
+def _marks_of(raw: str | None) -> tuple[int | None, str]:
+    """The one-seat filter of the analysis marks (``marks=1..4``): (seat 0-3 or None, error)."""
+    if raw in (None, ""):
+        return None, ""
+    if raw in ("1", "2", "3", "4"):
+        return int(raw) - 1, ""
+    return None, _("marks must be a seat number 1-4 (or left out for every seat)")
+
+
+def _analysis_board(replay: Replay, verdicts: analysis_present.Verdicts, step: int) -> dict[str, Any]:
+    """What the board shows of the analysis at ``step``: the verdict on the decision that
+    made it, the plot with the step marked, and next/previous mistake."""
+    following, previous = verdicts.next_mistake(step), verdicts.previous_mistake(step)
+    return {
+        "verdict": verdicts.verdict(step),
+        "plot": verdicts.plot(step, replay.url),
+        "next_mistake": None if following is None else replay.url(following),
+        "next_mistake_step": following,
+        "previous_mistake": None if previous is None else replay.url(previous),
+        "marks_of": None if verdicts.who is None else verdicts.who + 1,
+    }
+
+
+def _analysis_page(request, deal: Deal, analysis, verdicts, replay: Replay, step: int) -> dict[str, Any] | None:
+    """The analysis panel of the page: its status (with the live progress bar while it
+    runs), the button to ask for it, each seat's accuracy and the one-seat filter."""
+    if not deal.is_finished:
+        return None
+    status = analysis_present.status_of(analysis)
+    page: dict[str, Any] = {
+        "status": status,
+        "may_request": analysis_services.may_request(deal, request.user)
+        and (analysis is None or status["status"] == "failed" or status.get("outdated", False)),
+        "request_url": reverse("analysis:request", args=[deal.pk]),
+        "ws_url": f"/ws/analysis/deals/{deal.pk}/",
+        "live": analysis is not None and analysis.is_pending,
+    }
+    if verdicts is not None:
+        page["seats"] = verdicts.seats(replay.names)
+        page["filters"] = [{"label": _("Every seat"), "url": replay.url(step, marks_of=None), "current": verdicts.who is None}]
+        page["filters"] += [
+            {"label": _("Seat %(number)s") % {"number": p + 1}, "url": replay.url(step, marks_of=p), "current": verdicts.who == p}
+            for p in range(4)
+        ]
+    return page
 
 
 @require_GET
@@ -603,8 +675,11 @@ def match_history(request, match_id: int):
         own = Participant.objects.filter(match=match, user=request.user).first()
         own_seat = None if own is None else own.position
     names = participant_names(match)
+    deals = list(match.deals.order_by("number"))
+    analysed = analysis_present.analysed_deal_ids([deal.pk for deal in deals])
+    accuracy = analysis_present.match_accuracy(match) if analysed else None
     rows = []
-    for deal in match.deals.order_by("number"):
+    for deal in deals:
         before = [int(x) for x in deal.team_levels_before]
         row: dict[str, Any] = {
             "deal": deal,
@@ -614,6 +689,7 @@ def match_history(request, match_id: int):
             "replay_url": reverse("replays:deal", args=[deal.pk]),
             "json_url": reverse("replays:deal_json", args=[deal.pk]),
             "can_open": deal.is_finished or own_seat is not None,
+            "analysed": deal.pk in analysed,
         }
         result = deal.result if deal.is_finished else None
         if result:
@@ -634,7 +710,10 @@ def match_history(request, match_id: int):
         "match": match,
         "table": match.table,
         "rows": rows,
-        "names": [{"number": p + 1, "name": names.get(p, ""), "team": _team_letter(p)} for p in range(4)],
+        "names": [{"number": p + 1, "name": names.get(p, ""), "team": _team_letter(p),
+                   "accuracy": None if accuracy is None else accuracy[p]} for p in range(4)],
+        "accuracy": accuracy,
+        "analysed_count": len(analysed),
         "own_seat": None if own_seat is None else own_seat + 1,
         "levels": [shown_rank(match.level_a), shown_rank(match.level_b)],
         "winner": None if match.winner_team is None else "AB"[match.winner_team],

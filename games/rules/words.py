@@ -478,7 +478,9 @@ _COACH = re.compile(r"Better: (?P<action>.+?)\. (?P<reason>.+?)\.(?: It was wort
                     r"the deals sampled\.)?\Z", re.S)
 
 
-def _advice_action_text(action: str) -> str:
+def action_text(action: str) -> str:
+    """An action as the bots name it ("pass", "tribute KS", "pair of 8s") in the reader's
+    language."""
     if action == "pass":
         return _("pass")
     m = re.fullmatch(rf"(?P<kind>tribute|return) (?P<face>{_FACE})", action)
@@ -497,7 +499,7 @@ def coach_text(message: str) -> str:
         return message or ""
     reason = m["reason"]
     reason = advice_text(reason[0].lower() + reason[1:])
-    text = _("Better: %(action)s. %(reason)s.") % {"action": _advice_action_text(m["action"]),
+    text = _("Better: %(action)s. %(reason)s.") % {"action": action_text(m["action"]),
                                                    "reason": reason[:1].upper() + reason[1:]}
     if m["loss"]:
         text = _("%(text)s It was worth about %(loss)s levels more in the deals sampled.") % {

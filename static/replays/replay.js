@@ -143,6 +143,12 @@
       case "Spacebar":
         toggle();
         break;
+      case "m":
+      case "M":
+        // The analysis's "Next mistake" (only on an analysed deal).
+        pause();
+        handled = pressAnalysis("next-mistake");
+        break;
       default:
         handled = false;
     }
@@ -150,6 +156,28 @@
       event.preventDefault();
     }
   });
+
+  function pressAnalysis(name) {
+    var current = board();
+    var link = current && current.querySelector('[data-analysis-nav="' + name + '"]');
+    if (!link || link.tagName !== "A") {
+      return false;
+    }
+    link.click();
+    return true;
+  }
+
+  // The analysis's progress arrives over its socket (#analysis-status, swapped out of
+  // band); once it says the verdicts are ready, load the page again to show them.
+  var status = document.getElementById("analysis-status");
+  if (status && !status.hasAttribute("data-analysis-ready")) {
+    document.body.addEventListener("htmx:wsAfterMessage", function () {
+      var fresh = document.getElementById("analysis-status");
+      if (fresh && fresh.hasAttribute("data-analysis-ready")) {
+        window.location.reload();
+      }
+    });
+  }
 
   // Copy the link to this step (the button lives in the swapped board).
   document.addEventListener("click", function (event) {

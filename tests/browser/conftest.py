@@ -151,6 +151,7 @@ def celery_timers(live_site, django_db_blocker):
     url = urlsplit(os.environ["DATABASE_URL"])._replace(path=f"/{name}").geturl()
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "guandan_site", "worker", "--loglevel=WARNING", "--concurrency=1",
+         "--queues=celery,analysis",
          "--without-gossip", "--without-mingle", "--without-heartbeat"],
         cwd=Path(__file__).resolve().parents[2], env=dict(os.environ, DATABASE_URL=url),
         stdin=subprocess.DEVNULL, start_new_session=True,
