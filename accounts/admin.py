@@ -13,8 +13,8 @@ from django.contrib.auth.admin import UserAdmin
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from . import services
-from .models import PointsEntry, Profile
+from . import bots, services
+from .models import BotAccount, PointsEntry, Profile
 
 User = get_user_model()
 
@@ -142,6 +142,28 @@ class PointsEntryAdmin(admin.ModelAdmin):
         obj.balance_after = entry.balance_after
         obj.reason = entry.reason
         obj.created_at = entry.created_at
+
+
+@admin.register(BotAccount)
+class BotAccountAdmin(admin.ModelAdmin):
+    """Bot accounts (accounts/bots.py): staff approve them; the token is never shown here
+    (only its hash is stored). Revoking is the owner's, or staff's by setting the time."""
+
+    list_display = ("name", "owner", "user", "approved", "revoked_at", "last_seen_at", "created_at")
+    list_filter = ("approved",)
+    search_fields = ("name", "owner__username", "user__username")
+    readonly_fields = ("owner", "user", "token_hash", "token_hint", "created_at", "last_seen_at")
+    fields = ("name", "owner", "user", "approved", "revoked_at", "token_hint", "token_hash", "created_at", "last_seen_at")
+    list_select_related = ("owner", "user")
+    actions = ["approve"]
+
+    def has_add_permission(self, request):
+        return False  # owners create bots on their bots page, where the token is shown once
+
+    @admin.action(description=_("Approve the selected bots"))
+    def approve(self, request, queryset):
+        count = bots.approve_bots(bot_ids=queryset.values_list("pk", flat=True))
+        self.message_user(request, _("%(count)s bots approved.") % {"count": count}, messages.SUCCESS)
 
 
 # Login throttling (django-axes): the counted wrong passwords per username and client;

@@ -93,3 +93,42 @@ class PointsEntry(models.Model):
 
     def __str__(self):
         return f"{self.user} {self.delta:+d} ({self.get_reason_display()})"
+
+
+class BotAccount(models.Model):
+    """A program that plays at tables through the bot endpoint (``games.botapi``), owned by
+    a registered player. It has its own user, so its seat is an ordinary seat whose user
+    is the bot's; that user never logs in (no usable password). The API token is shown
+    once and stored only as its SHA-256 (``accounts.bots``). A bot plays friend tables it
+    was invited to and its owner's practice tables; it never sits at a match table and
+    never earns career points (R10.1)."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("owner"), on_delete=models.CASCADE, related_name="bots")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, verbose_name=_("bot user"), on_delete=models.CASCADE, related_name="bot_account"
+    )
+    name = models.CharField(_("name"), max_length=30)
+    token_hash = models.CharField(_("token hash"), max_length=64, unique=True, help_text=_("SHA-256 of the API token, hex."))
+    token_hint = models.CharField(_("token starts with"), max_length=8, help_text=_("The token's first characters, to tell tokens apart."))
+    approved = models.BooleanField(
+        _("approved"), default=False, help_text=_("Only approved bots may connect (staff approve them, or the site allows every bot).")
+    )
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_seen_at = models.DateTimeField(_("last connected"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("bot account")
+        verbose_name_plural = _("bot accounts")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(owner=models.F("user")), name="bot_account_not_its_own_owner"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def is_active(self) -> bool:
+        """May connect: approved and not revoked."""
+        return self.approved and self.revoked_at is None

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from . import career
-from .models import PointsEntry, Profile
+from .models import BotAccount, PointsEntry, Profile
 
 
 class AccountError(Exception):
@@ -139,8 +139,8 @@ def award_deal_points(*, deal, winners: Iterable, levels_advanced: int, match_wo
     with transaction.atomic():
         for user in {winner.pk: winner for winner in winners if winner is not None}.values():
             profile = _locked_profile(user)
-            if profile.is_guest:
-                continue
+            if profile.is_guest or BotAccount.objects.filter(user=user).exists():
+                continue  # R10.1: guests and bot accounts earn no points
             if levels_advanced > 0 and not PointsEntry.objects.filter(
                 user=user, deal=deal, reason=PointsEntry.Reason.DEAL_WIN
             ).exists():

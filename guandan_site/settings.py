@@ -244,6 +244,9 @@ GUANDAN_ABANDON_AFTER = env_int("GUANDAN_ABANDON_AFTER", 600)
 
 # Seconds the settlement of a deal stays on screen before the next deal is dealt.
 GUANDAN_NEXT_DEAL_DELAY = float(os.environ.get("GUANDAN_NEXT_DEAL_DELAY", "6"))
+# Bot accounts (accounts/bots.py, issue 17): new bots may connect at once when true;
+# otherwise staff approve each one in the admin.
+GUANDAN_BOTS_AUTO_APPROVE = os.environ.get("GUANDAN_BOTS_AUTO_APPROVE", "") == "1"
 
 # --- Accounts -------------------------------------------------------------------------
 
