@@ -63,3 +63,9 @@ class ClaimGuestForm(forms.Form):
 
 class DisplayNameForm(forms.Form):
     display_name = forms.CharField(label=_("Display name"), max_length=40)
+
+
+class BotForm(forms.Form):
+    """Name a new bot account (accounts.bots)."""
+
+    name = forms.CharField(label=_("Bot name"), max_length=30, help_text=_("Shown at tables with \"(bot)\" after it."))

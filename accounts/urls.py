@@ -18,4 +18,5 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("profile/", views.my_profile, name="profile"),
+    path("bots/", views.my_bots, name="bots"),
 ]

@@ -20,8 +20,9 @@ from django.views.i18n import set_language as django_set_language
 
 from guandan_site import throttle
 
-from . import selectors, services
-from .forms import ClaimGuestForm, DisplayNameForm, SignUpForm
+from . import bots, selectors, services
+from .forms import BotForm, ClaimGuestForm, DisplayNameForm, SignUpForm
+from .models import BotAccount
 
 AUTH_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -163,6 +164,43 @@ def my_profile(request):
     context = _profile_context(request.user, request)
     context.update({"form": form, "is_own": True})
     return render(request, "accounts/profile.html", context)
+
+
+@login_required
+def my_bots(request):
+    """The player's bot accounts: create one (its token is shown on this response only,
+    never again), see which are approved, revoke one (docs/bot-protocol.md)."""
+    form = BotForm(request.POST or None)
+    new_token = None
+    new_bot = None
+    if request.method == "POST" and request.POST.get("revoke"):
+        try:
+            bot = bots.revoke_bot(owner=request.user, bot_id=int(request.POST["revoke"]))
+        except (ValueError, services.AccountError) as error:
+            messages.error(request, str(error) if isinstance(error, services.AccountError) else _("You have no such bot."))
+        else:
+            messages.success(request, _("%(name)s was revoked; its token no longer connects.") % {"name": bot.name})
+        return redirect("accounts:bots")
+    if request.method == "POST" and form.is_valid():
+        try:
+            created = bots.create_bot(owner=request.user, name=form.cleaned_data["name"])
+        except services.AccountError as error:
+            form.add_error("name", str(error))
+        else:
+            new_bot, new_token = created.bot, created.token
+            form = BotForm()
+    context = {
+        "form": form,
+        "bots": BotAccount.objects.filter(owner=request.user).select_related("user"),
+        "new_bot": new_bot,
+        "new_token": new_token,
+        "is_guest": selectors.profile_of(request.user).is_guest,
+        "endpoint": request.build_absolute_uri("/ws/bot/").replace("http", "ws", 1),
+    }
+    response = render(request, "accounts/bots.html", context)
+    if new_token:
+        response["Cache-Control"] = "no-store"  # the token is shown once; keep it out of caches
+    return response
 
 
 def player_profile(request, username):
