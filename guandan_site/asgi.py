@@ -26,7 +26,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from games.live import scheduler  # noqa: E402
 from games.live.scheduler import SchedulerLoopMiddleware  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.routing import bot_websocket_urlpatterns, websocket_urlpatterns  # noqa: E402
 
 
 class Lifespan:
@@ -66,6 +66,23 @@ def start_with_daphne() -> None:
 
 start_with_daphne()
 
+
+class BotSockets:
+    """WebSockets under ``/ws/bot/`` go to the bot endpoint, which a program opens with
+    its token: no Origin header and no session to check. Every other socket is a
+    browser's: origin-checked and carrying the session's user."""
+
+    PREFIX = "/ws/bot/"
+
+    def __init__(self, bots, browsers):
+        self.bots = bots
+        self.browsers = browsers
+
+    async def __call__(self, scope, receive, send):
+        app = self.bots if scope.get("path", "").startswith(self.PREFIX) else self.browsers
+        return await app(scope, receive, send)
+
+
 # SchedulerLoopMiddleware hands the server's event loop to the embedded scheduler, so
 # bot turns and timeouts run where the in-memory channel layer lives.
 application = Lifespan(
@@ -73,7 +90,10 @@ application = Lifespan(
         ProtocolTypeRouter(
             {
                 "http": django_asgi_app,
-                "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+                "websocket": BotSockets(
+                    URLRouter(bot_websocket_urlpatterns),
+                    AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+                ),
             }
         )
     )

@@ -231,7 +231,10 @@ def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, a
                 raise PlayError("R10.5", _("you are not seated at this table"))
             if sitting.position != seat:
                 raise PlayError("R10.5", _("you sit in seat %(number)s") % {"number": sitting.position + 1})
-            _seen_human(table)
+            if not getattr(user, "is_guandan_bot", False):
+                # A bot account's answers (games.botapi) do not keep a table alive: only
+                # people do (abandon_tables).
+                _seen_human(table)
         if (expected_deal is not None and expected_deal != deal.pk) or expected_seq != deal.seq:
             raise PlayError(
                 "R9.1",

@@ -88,10 +88,14 @@ def refuse_sit(
     position: int,
     invited: bool,
     current_seat: Seat | None,
+    bot_account: bool = False,
 ) -> str | None:
-    """Why the player may not take (or switch to) seat ``position``, if so (R10.1-R10.5)."""
+    """Why the player may not take (or switch to) seat ``position``, if so (R10.1-R10.5).
+    ``bot_account``: the player is a bot account's user (``accounts.bots``)."""
     if not 0 <= position < SEAT_COUNT:
         return _("R1.1: seats are numbered 1 to 4.")
+    if bot_account and table.kind == Table.Kind.MATCH:
+        return refuse_bot_at_match_table()
     if table.kind == Table.Kind.PRACTICE:
         return _("R10.4: practice tables seat one human and three bots; others may watch but cannot sit.")
     if table.status != Table.Status.WAITING:
@@ -111,6 +115,37 @@ def refuse_sit(
             return _("R10.5: you already sit in seat %(number)s.") % {"number": occupant.number}
         return _("R10.5: seat %(number)s is taken; choose an empty seat.") % {"number": position + 1}
     return None
+
+
+def refuse_bot_at_match_table() -> str:
+    """R10.1: match tables award career points to registered people only, so a bot
+    account never sits at one (it plays friend tables it is invited to and its owner's
+    practice tables)."""
+    return _("R10.1: bot accounts cannot sit at match tables; invite the bot to a friend table or "
+             "seat it at your practice table.")
+
+
+def refuse_bot_seat(*, table: Table, seats: Mapping[int, Seat], owner_id: int, position: int,
+                    current_seat: Seat | None) -> str | None:
+    """Why a bot account may not take the built-in bot's seat ``position`` at a practice
+    table, if so: only at its owner's practice table while it is open, in place of a
+    built-in bot (R10.4)."""
+    if not 0 <= position < SEAT_COUNT:
+        return _("R1.1: seats are numbered 1 to 4.")
+    if table.kind == Table.Kind.MATCH:
+        return refuse_bot_at_match_table()
+    if table.kind != Table.Kind.PRACTICE:
+        return _("R10.3: a bot joins a friend table with its invitation code.")
+    if not table.is_open:
+        return _("R10.5: this table is no longer open.")
+    if not any(seat.user_id == owner_id for seat in seats.values()):
+        return _("R10.4: a bot takes a seat only at its owner's practice table.")
+    occupant = seats.get(position)
+    if occupant is None or not occupant.is_bot or occupant.away_user_id is not None:
+        return _("R10.4: a bot takes the place of one of the practice table's built-in bots; seat %(number)s has none.") % {
+            "number": position + 1
+        }
+    return _refuse_elsewhere(current_seat, table)
 
 
 def refuse_leave(*, table: Table, seats: Mapping[int, Seat], user) -> str | None:

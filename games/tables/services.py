@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import bots as account_bots
 from accounts import services as account_services
 from accounts.models import Profile
 from games.live import door
@@ -29,6 +30,7 @@ __all__ = [
     "fill_with_bots",
     "leave_seat",
     "return_to_seat",
+    "seat_bot_account",
     "start_match",
     "switch_seat",
     "take_seat",
@@ -140,6 +142,7 @@ def take_seat(*, table: Table, user, position: int, invite_code: str | None = No
                 position=position,
                 invited=invited,
                 current_seat=_current_seat(user, exclude=table),
+                bot_account=account_bots.is_bot_user(user),
             )
         )
         mine = next((seat for seat in seats.values() if seat.user_id == user.pk), None)
@@ -232,6 +235,42 @@ def return_to_seat(*, table: Table, user) -> Seat:
         seat.autopilot = False
         seat.save(update_fields=["user", "is_bot", "bot_level", "away_user", "autopilot"])
         _touch(table)
+    return seat
+
+
+def seat_bot_account(*, table: Table, bot, position: int, invite_code: str | None = None) -> Seat:
+    """Seat a bot account (``accounts.models.BotAccount``) as its own user.
+
+    Already seated here: its seat, unchanged (a reconnecting bot). A friend table: the
+    ordinary ``take_seat`` with the table's invitation code, so the bot sits only where
+    the host's invitation lets it (R10.3). Its owner's practice table: it takes the place
+    of the built-in bot in seat ``position``, at once even mid-deal (R10.4). Never at a
+    match table (R10.1).
+    """
+    user = bot.user
+    if table.kind == Table.Kind.FRIEND:
+        with transaction.atomic():
+            table = _locked_table(table)
+            mine = next((seat for seat in _seats(table).values() if seat.user_id == user.pk), None)
+            if mine is not None:
+                return mine
+        return take_seat(table=table, user=user, position=position, invite_code=invite_code)
+    with transaction.atomic():
+        _locked_profile(user)
+        table = _locked_table(table)
+        seats = _seats(table)
+        mine = next((seat for seat in seats.values() if seat.user_id == user.pk), None)
+        if mine is not None:
+            return mine
+        _refuse(policies.refuse_bot_seat(table=table, seats=seats, owner_id=bot.owner_id, position=position,
+                                         current_seat=_current_seat(user, exclude=table)))
+        seat = seats[position]
+        seat.user = user
+        seat.is_bot = False
+        seat.bot_level = ""
+        seat.autopilot = False
+        seat.save(update_fields=["user", "is_bot", "bot_level", "autopilot"])
+        _touch(table)  # a new version of the seats: the door's next step reads them afresh
     return seat
 
 
