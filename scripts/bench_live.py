@@ -63,8 +63,9 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
 DATABASE = "guandan_bench"
 
-PUBLIC = re.compile(r'id="tbl-seats"[^>]*?data-seq="(\d+)" data-deal="(\d+)"')
-PRIVATE = re.compile(r'id="tbl-status"[^>]*?data-seq="(\d+)" data-deal="(\d+)"')
+# Every message of a step names it in #tbl-status (the other regions come only when they
+# changed, games/live/consumer.py _Regions).
+STEP = re.compile(r'id="tbl-status"[^>]*?data-seq="(\d+)" data-deal="(\d+)"')
 MY_TURN = 'class="turn is-mine"'
 ERROR = re.compile(r'class="tbl-message tbl-message-error" role="alert">([^<]+)<')
 PLAY_AS = 'class="play-as"'
@@ -98,6 +99,8 @@ def parse_args(argv=None):
     parser.add_argument("--worker-concurrency", type=int, default=None, help="Celery worker processes (Celery's default)")
     parser.add_argument("--profile", metavar="DIR", help="sample the servers with py-spy during part B")
     parser.add_argument("--skip-one-table", action="store_true", help="run part B only")
+    parser.add_argument("--compression", action="store_true",
+                        help="the players offer permessage-deflate, as browsers do (bytes on the wire shrink)")
     parser.add_argument("--keep-db", action="store_true", help="leave the guandan_bench database behind")
     return parser.parse_args(argv)
 
@@ -432,6 +435,8 @@ class Socket:
     refusals: list = field(default_factory=list)
     last_message: float = 0.0
     step_bytes: list = field(default_factory=list)  # bytes of the first message of each step
+    step_wire: list = field(default_factory=list)  # bytes on the wire of that message (frames, compression)
+    wire_seen: int = 0  # bytes on the wire up to the last message read
     floor: bool = False  # a page of the floor app (no database behind it)
 
 
@@ -455,8 +460,19 @@ class Harness:
         self.rng = random.Random(20261201)
         self.tasks: set[asyncio.Task] = set()
 
+    compression: str | None = None  # "deflate": offer permessage-deflate, as browsers do
+
     async def connect(self, tables: list[BenchTable], *, floor_ports: list[int] | None = None) -> list[Socket]:
-        from websockets.asyncio.client import connect
+        from websockets.asyncio.client import ClientConnection, connect
+
+        class Counting(ClientConnection):
+            """Counts the bytes that arrive on this socket (frames, compressed or not)."""
+
+            received = 0
+
+            def data_received(self, data: bytes) -> None:
+                self.received += len(data)
+                super().data_received(data)
 
         made = []
         ports = floor_ports or self.ports
@@ -470,7 +486,8 @@ class Harness:
                     url,
                     origin=f"http://127.0.0.1:{port}",
                     additional_headers={"Cookie": f"sessionid={viewer.session_key}"},
-                    proxy=None, compression=None, ping_interval=None, max_size=2**22, open_timeout=30,
+                    proxy=None, compression=self.compression, ping_interval=None, max_size=2**22, open_timeout=30,
+                    create_connection=Counting,
                 )
                 made.append(sock)
                 self._spawn(self._read(sock))
@@ -493,11 +510,10 @@ class Harness:
 
     def _received(self, sock: Socket, html: str, now: float) -> None:
         sock.last_message = now
-        public = PUBLIC.search(html)
-        private = PRIVATE.search(html)
-        if public is None or private is None:
+        step = STEP.search(html)
+        if step is None:
             return
-        key = (int(public.group(2)), int(public.group(1)))
+        key = (int(step.group(2)), int(step.group(1)))
         # Replies meant for this page alone (an offer of readings, a refusal) are not
         # broadcasts of a step: they are left out of the count.
         if sock.offers_expected and PLAY_AS in html:
@@ -506,18 +522,22 @@ class Harness:
         # A refusal is answered at once with the reason (R9.1); the page keeps showing it
         # in later broadcasts until its next accepted action, so the first message that
         # shows a new reason is the reply.
+        # A message without the controls (they had not changed) says nothing of a reason.
         error = ERROR.search(html)
         error_text = error.group(1) if error else ""
         if error_text and error_text != sock.last_error:
             sock.last_error = error_text
             sock.refusals.append((key, error_text))
             return
-        sock.last_error = error_text
+        if 'id="tbl-controls"' in html:
+            sock.last_error = error_text
         sock.counts[key] += 1
+        wire, sock.wire_seen = sock.ws.received - sock.wire_seen, sock.ws.received
         if key not in sock.first_seen:
             sock.step_bytes.append(len(html.encode()))
+            sock.step_wire.append(wire)
         sock.first_seen.setdefault(key, now)
-        deal, seq = int(private.group(2)), int(private.group(1))
+        deal, seq = key
         sock.last_private = (deal, seq)
         if self.acting and MY_TURN in html and sock.viewer.seat is not None and (deal, seq) not in sock.acted:
             sock.acted.add((deal, seq))
@@ -794,9 +814,13 @@ async def run_part(harness: Harness, tables: list[BenchTable], *, seconds: float
     if bots or bot_missing:
         rows.append(("bots' actions: recorded -> all 4 sockets", ms(percentiles(bots))))
     step_bytes = percentiles([b for sock in sockets for b in sock.step_bytes])
+    step_wire = percentiles([b for sock in sockets for b in sock.step_wire])
     rows.append(("bytes a step sends each socket", f"median {step_bytes.get('p50', 0):,.0f}, "
                  f"p95 {step_bytes.get('p95', 0):,.0f}, max {step_bytes.get('max', 0):,.0f} "
-                 f"(over {step_bytes.get('n', 0)} steps x sockets; WebSocket compression off)"))
+                 f"(over {step_bytes.get('n', 0)} steps x sockets)"))
+    rows.append(("  on the wire", f"median {step_wire.get('p50', 0):,.0f}, p95 {step_wire.get('p95', 0):,.0f}, "
+                 f"max {step_wire.get('max', 0):,.0f} (WebSocket compression "
+                 f"{'offered, as browsers do' if harness.compression else 'not offered'})"))
     choices = harness.choices_by_process
     rows.append(("player processes (moves chosen by each)",
                  f"{len(choices)} ({', '.join(str(n) for n in sorted(choices.values(), reverse=True))})"))
@@ -940,6 +964,7 @@ async def main_async(args, services: Services) -> list[dict]:
     loop = asyncio.get_running_loop()
     harness = Harness(services.ports)
     harness.jitter = args.jitter
+    harness.compression = "deflate" if args.compression else None
     try:
         return await _run_parts(args, services, harness)
     finally:

@@ -174,6 +174,109 @@ def _resync_of_this_loop() -> _Resync:
     return resync
 
 
+_REGION_MARK = re.compile(r"<!--tbl:([a-z0-9-]+)-->")
+_LOG_LINE = re.compile(r'<li id="tbl-log-(\d+)-(\d+)".*?</li>', re.S)
+_HAND_CARD = re.compile(r'<input type="checkbox" class="hand-check" id="hc-(\d+)".*?</label>', re.S)
+_HAND_COUNT = re.compile(r'<legend id="tbl-hand-count".*?</legend>', re.S)
+
+
+class _Regions:
+    """What this page was last sent of each region of the table, so that a step sends
+    only the regions it changed (a seat, the trick, the log's new line, the status),
+    not the whole table: a few hundred bytes a step instead of about ten thousand.
+
+    The fragments mark where each region begins (``<!--tbl:NAME-->``, templates/live/).
+    A region is sent when its HTML differs from what this page was last sent of it; a
+    region of a seat goes alone and htmx swaps it in by its id inside the seats. Always
+    sent: ``status``, whose ``data-seq`` and ``data-deal`` name the step the page shows.
+    Never held back: the hand, which the page draws only when it changed (``keep_hand``)
+    and the player's own requests redraw whole; when it only lost cards, the page deletes
+    them (``delete``) and updates the count, else it is sent whole. While the deal goes on, the log gets its
+    new lines appended (``beforeend``) and loses the oldest it no longer shows (``delete``),
+    so it holds exactly what it would drawn whole; it is sent whole on a new deal.
+
+    Every message this page is sent passes through here (``changed`` or ``remember``), so
+    what is remembered is what the page holds. A new socket starts empty: the page is
+    drawn whole on (re)connect, on a resync and on the page's "refresh".
+    """
+
+    ALWAYS = frozenset({"status"})
+    FRAME = frozenset({"seats", "seats-end"})  # the seats' frame: the same at every step
+
+    def __init__(self):
+        self.sent: dict[str, str] = {}
+        self.log_lines: list[tuple[str, str]] = []  # (deal, index) of the log's lines sent
+
+    @staticmethod
+    def split(html: str) -> list[tuple[str, str]]:
+        parts = _REGION_MARK.split(html)
+        return list(zip(parts[1::2], parts[2::2]))
+
+    def remember(self, html: str) -> str:
+        """``html`` is sent whole: remember each of its regions."""
+        for name, part in self.split(html):
+            self.sent[name] = part
+            if name == "log":
+                self.log_lines = [(m.group(1), m.group(2)) for m in _LOG_LINE.finditer(part)]
+        return html
+
+    def changed(self, html: str) -> str:
+        """The part of ``html`` the page does not hold yet (and remember it)."""
+        out = []
+        for name, part in self.split(html):
+            if name in self.FRAME:
+                continue
+            if name not in self.ALWAYS and name != "hand" and self.sent.get(name) == part:
+                continue
+            if name == "log":
+                out.append(self._log(part))
+            elif name == "hand":
+                out.append(self._hand(part))
+            else:
+                out.append(f"<!--tbl:{name}-->{part}")
+            self.sent[name] = part
+        return "".join(out)
+
+    def _hand(self, part: str) -> str:
+        """The hand, drawn because it changed (or the player asked): when it only lost
+        cards (a play, a tribute), the page deletes those cards and updates the count;
+        otherwise it is sent whole."""
+        old = self.sent.get("hand")
+        whole = "<!--tbl:hand-->" + part
+        if old is None:
+            return whole
+        old_cards = {m.group(1): m.group(0) for m in _HAND_CARD.finditer(old)}
+        new_ids = {m.group(1) for m in _HAND_CARD.finditer(part)}
+        gone = [card for card in old_cards if card not in new_ids]
+        if not gone or not new_ids <= old_cards.keys():
+            return whole
+        expected = old
+        for card in gone:
+            expected = expected.replace(old_cards[card], "", 1)
+        count = _HAND_COUNT.search(part)
+        if count is None or _HAND_COUNT.sub(lambda _m: count.group(0), expected, count=1) != part:
+            return whole  # regrouped, reselected, or drawn differently: send it whole
+        deletes = "".join(f'<input id="hc-{card}" hx-swap-oob="delete"><label id="hl-{card}" hx-swap-oob="delete"></label>'
+                          for card in gone)
+        return f"<!--tbl:hand-->{deletes}{count.group(0)}\n"
+
+    def _log(self, part: str) -> str:
+        lines = [(m.group(1), m.group(2)) for m in _LOG_LINE.finditer(part)]
+        old, self.log_lines = self.log_lines, lines
+        known = set(old)
+        new = [m for m in _LOG_LINE.finditer(part) if (m.group(1), m.group(2)) not in known]
+        kept = len(lines) - len(new)
+        if old and new and kept <= len(old) and lines[:kept] == old[len(old) - kept:] \
+                and all(deal == old[-1][0] for deal, _index in lines):
+            # The same deal, and the new lines follow the ones the page holds: append them,
+            # and drop the oldest the log no longer shows.
+            gone = "".join(f'<li id="tbl-log-{deal}-{index}" hx-swap-oob="delete"></li>'
+                           for deal, index in old[: len(old) - kept])
+            lines_html = "".join(m.group(0) for m in new)
+            return f'<!--tbl:log-->{gone}<ol hx-swap-oob="beforeend:#tbl-log-list">{lines_html}</ol>\n'
+        return "<!--tbl:log-->" + part
+
+
 class _Choose(Exception):
     """The selected cards read several ways: the player chooses first (R3.5)."""
 
@@ -266,6 +369,7 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
         self.viewer = ViewerState()
         self.language = viewer_language(self.scope)
         self.drawn = (0, -1)  # (deal id, step) of the newest scene this page was sent
+        self.regions = _Regions()  # what the page holds of each region
         self.hand_key: tuple | None = None  # what the hand the page shows was drawn from
         self.scene: Scene | None = None  # the newest scene drawn
         self.user_id: int | None = None
@@ -345,12 +449,13 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
             log.exception("table %s: drawing step %s failed; reading the table afresh", self.table_id, event.get("seq"))
             await self.send_render_or_log()
             return
-        await self.send(text_data=html)
+        await self.send(text_data=self.regions.changed(html))
 
     async def send_render(self):
+        """The whole table, drawn afresh from the database."""
         html = await _in_thread(self.render)()
         if html:
-            await self.send(text_data=html)
+            await self.send(text_data=self.regions.remember(html))
 
     async def send_render_or_log(self):
         """``send_render`` for events: a database that is away costs this update only,
@@ -435,6 +540,11 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
         try:
             async with self.turn:
                 html = await _in_thread(self.handle)(data)
+                if html:
+                    # "refresh": the page saw a step go missing and asks for the whole table;
+                    # "language": every region changes, the seats' frame too.
+                    whole = data["action"] in ("refresh", "language")
+                    html = self.regions.remember(html) if whole else self.regions.changed(html)
         except Exception:  # a bug must not cost the player the connection
             log.exception("table %s: action %r failed", self.table_id, data.get("action"))
             await self.refuse("R9.1", _("that could not be done; nothing was changed"))
@@ -449,7 +559,8 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
         self.viewer.message_kind = "error"
         try:
             if self.scene is not None:
-                await self.send(text_data=self.draw(self.scene))
+                # Whole: the same refusal twice is said twice.
+                await self.send(text_data=self.regions.remember(self.draw(self.scene)))
             else:
                 await self.send_render()
         except Exception:  # nothing more to say; the page keeps its connection

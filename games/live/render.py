@@ -17,6 +17,7 @@ viewer may not see.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -276,6 +277,9 @@ def _move_context(move: dict, level: int, infos: dict[int, SeatInfo]) -> dict[st
 # Public
 
 
+LOG_LENGTH = 12  # plays in the log as drawn whole (the page shows as many, newest on top)
+
+
 def public_context(scene: Scene) -> dict[str, Any]:
     state, infos = scene.state, scene.seats
     view = view_for(state, None)
@@ -319,7 +323,11 @@ def public_context(scene: Scene) -> dict[str, Any]:
     result = None
     if state.is_over and scene.result:
         result = settlement_context(scene, [s["name"] for s in seats])
-    history = [_move_context(m, level, infos) for m in view["history"][-12:]]
+    # The deal's newest plays, oldest first, each with its place in the deal's history (the
+    # id of its line in the log, to which a page appends the plays that follow).
+    start = max(0, len(view["history"]) - LOG_LENGTH)
+    history = [dict(_move_context(m, level, infos), index=index)
+               for index, m in enumerate(view["history"][start:], start)]
     return {
         "deal_id": scene.deal_id,
         "match_id": scene.match_id,
@@ -334,7 +342,7 @@ def public_context(scene: Scene) -> dict[str, Any]:
         "lead_name": seats[state.lead_seat]["name"],
         "tribute": {"kind": view["tribute"]["kind"], "resisted": view["tribute"]["resisted"], "gifts": gifts},
         "result": result,
-        "history": list(reversed(history)),
+        "history": history,
         "match_status": scene.match_status,
         "match_winner": None if scene.match_winner is None else ("A" if scene.match_winner == 0 else "B"),
     }
@@ -421,10 +429,20 @@ def _winner_points(scene: Scene) -> int:
     return result["advance"] * factor + (career.MATCH_WIN_BONUS * factor if result["match_over"] else 0)
 
 
+_LAYOUT_SPACE = re.compile(r"\s*\n\s*")
+
+
+def compact(html: str) -> str:
+    """The templates' indentation out of a fragment: every run of white space that holds a
+    line break becomes one line break, which a browser shows exactly as it did (the live
+    templates hold no <pre> nor <textarea>). A tenth of what a step sends."""
+    return _LAYOUT_SPACE.sub("\n", html)
+
+
 def render_public(scene: Scene) -> str:
     """The public fragments, the same for every viewer of the table: drawn from the
     spectator's view only, so they cannot hold a hidden card."""
-    return render_to_string("live/_public.html", public_context(scene))
+    return compact(render_to_string("live/_public.html", public_context(scene)))
 
 
 # --------------------------------------------------------------------------------------
@@ -561,7 +579,7 @@ def render_private_parts(scene: Scene, seat: int | None, viewer: ViewerState, *,
     hand = ""
     if skip_hand != key:
         context = private_context(scene, seat, viewer)
-        hand = render_to_string("live/_hand.html", context)
+        hand = compact(render_to_string("live/_hand.html", context))
     return PrivateParts(_shells.render("live/_status.html", context, STATUS_KEYS),
                         hand, _shells.render("live/_controls.html", context, CONTROLS_KEYS), key)
 
@@ -596,7 +614,7 @@ class _Shells:
         with self._lock:
             shell = self._drawn.get(key)
         if shell is None:
-            shell = render_to_string(template, dict(context, deal_id=self.DEAL, seq=self.SEQ))
+            shell = compact(render_to_string(template, dict(context, deal_id=self.DEAL, seq=self.SEQ)))
             with self._lock:
                 if len(self._drawn) >= self.SIZE:
                     self._drawn.clear()

@@ -94,7 +94,7 @@ def _hand_card_markup(card_id: int, suit_class: str, wild: bool, rank: str, suit
     mark = '<span class="card-wild-mark"></span>' if wild else ""
     return (f'<input type="checkbox" class="hand-check" id="hc-{card_id}" name="card" value="{card_id}" '
             f'form="play-form" aria-label="{escape(name)}"{state}>'
-            f'<label for="hc-{card_id}" class="card card-{suit_class}{" card-wild" if wild else ""}{_rank_class(rank)}" '
+            f'<label for="hc-{card_id}" id="hl-{card_id}" class="card card-{suit_class}{" card-wild" if wild else ""}{_rank_class(rank)}" '
             f'data-card="{card_id}" aria-hidden="true"><span class="card-face"></span><span class="card-rank">{escape(rank)}</span>'
             f'<span class="card-suit">{escape(suit)}</span>{mark}</label>')
 

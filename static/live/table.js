@@ -202,15 +202,32 @@
     wasOver = Boolean(settlement);
   }
 
-  /* Every change of the table reaches the page as one message for its new step
-   * (data-seq of the public fragments). A jump of more than one step within a deal means
-   * a message was missed (a busy channel layer may drop one): ask for a fresh render of
-   * the whole table, which the socket answers at once. */
+  /* Every change of the table reaches the page as one message for its new step: the
+   * regions that changed, always with #tbl-status, whose data-seq and data-deal name the
+   * step the page now shows. A jump of more than one step within a deal means a message
+   * was missed (a busy channel layer may drop one): ask for a fresh render of the whole
+   * table, which the socket answers at once. */
+  function shownStep() {
+    var status = document.getElementById("tbl-status");
+    return status ? {deal: status.getAttribute("data-deal"), seq: status.getAttribute("data-seq")} : null;
+  }
+
+  /* A move names the step its player saw (R9.1: a page behind is refused as stale), read
+   * from #tbl-status as the move leaves, not from a copy in the form. */
+  document.addEventListener("htmx:wsConfigSend", function (evt) {
+    var form = evt.target && evt.target.closest ? evt.target.closest("[data-step]") : null;
+    var step = shownStep();
+    if (form && step) {
+      evt.detail.parameters.deal = step.deal;
+      evt.detail.parameters.seq = step.seq;
+    }
+  });
+
   document.addEventListener("htmx:wsAfterMessage", function (evt) {
     afterRender(false);
-    var seats = document.getElementById("tbl-seats");
-    var seq = seats ? parseInt(seats.getAttribute("data-seq"), 10) : NaN;
-    var deal = seats ? seats.getAttribute("data-deal") : null;
+    var step = shownStep();
+    var seq = step ? parseInt(step.seq, 10) : NaN;
+    var deal = step ? step.deal : null;
     var turn = document.querySelector("#tbl-status .turn.is-mine");
     if (!isNaN(seq) && seq !== lastSeq) {
       // A screen reader hears each play as it is made (the newest line of the log, which

@@ -47,10 +47,11 @@ WATCH_SCRIPT = """
   const seen = window.__table = {wsOpen: 0, messages: 0, deals: {}};
   const look = () => {
     const trick = document.getElementById('tbl-trick');
-    if (!trick) { return; }
-    const deal = trick.getAttribute('data-deal');
+    const status = document.getElementById('tbl-status');
+    if (!trick || !status) { return; }
+    const deal = status.getAttribute('data-deal');
     const mark = seen.deals[deal] = seen.deals[deal] || {tribute: false, resisted: false, settled: false, phases: [], steps: []};
-    const step = Number(trick.getAttribute('data-seq'));
+    const step = Number(status.getAttribute('data-seq'));
     if (mark.steps[mark.steps.length - 1] !== step) { mark.steps.push(step); }
     if (trick.querySelector('.tribute')) { mark.tribute = true; }
     if (trick.textContent.includes('Tribute resisted')) { mark.resisted = true; }
@@ -405,7 +406,6 @@ def what_the_page_shows(page):
     """The table as the page shows it: steps, hand, turn, counts and the log."""
     return {
         "deal_seq": status_seq(page),
-        "seats_seq": page.locator("#tbl-seats").get_attribute("data-seq"),
         "hand": hand_ids(page),
         "turn": page.locator("#tbl-status .turn").text_content(),
         "counts": page.locator("#tbl-seats .seat-count").all_inner_texts(),
@@ -574,7 +574,7 @@ def test_a_missed_step_is_noticed_and_the_page_asks_for_a_fresh_render(new_conte
         select_cards(page, [page.locator("#tbl-hand .hand-check").first.get_attribute("value")])
     button(page, button_value).click()
     page.wait_for_function(
-        "seq => Number(document.getElementById('tbl-seats').getAttribute('data-seq')) >= seq",
+        "seq => Number(document.getElementById('tbl-status').getAttribute('data-seq')) >= seq",
         arg=seq + 2, timeout=TURN_TIMEOUT_MS,
     )
     assert len(dropped) == 1 and f'data-seq="{seq + 1}"' in dropped[0]

@@ -19,17 +19,25 @@ from .test_table_consumer import connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-FRAGMENT = re.compile(r'<(?:section|div) id="(tbl-[a-z]+)"[^>]*?data-seq="(\d+)" data-deal="(\d+)"')
+STEP = re.compile(r'id="tbl-status"[^>]*?data-seq="(\d+)" data-deal="(\d+)"')
+REGION = re.compile(r"<!--tbl:([a-z0-9-]+)-->")
 CARD = re.compile(r'data-card="(\d+)"')
-PUBLIC = {"tbl-seats", "tbl-trick", "tbl-log"}
+PUBLIC_REGIONS = re.compile(r"seats|seats-end|seat-[1-4]|trick|log")
 
 
 def fragments(html):
-    """(fragment id, seq, deal id, its HTML) for every top-level fragment of a message."""
-    starts = list(FRAGMENT.finditer(html))
-    for i, match in enumerate(starts):
-        end = starts[i + 1].start() if i + 1 < len(starts) else len(html)
-        yield match.group(1), int(match.group(2)), int(match.group(3)), html[match.start():end]
+    """(region, seq, deal id, its HTML) for every region of a message, whole or only the
+    regions that changed: each region begins with its mark, and every message names its
+    step in #tbl-status. Nothing before the first mark may hold a card."""
+    parts = REGION.split(html)
+    assert not CARD.search(parts[0]), "a card outside any region"
+    if len(parts) == 1:
+        return
+    step = STEP.search(html)
+    assert step, "a message with regions names its step"
+    seq, deal_id = int(step.group(1)), int(step.group(2))
+    for name, part in zip(parts[1::2], parts[2::2]):
+        yield name, seq, deal_id, part
 
 
 def leaks(messages, viewer):
@@ -44,7 +52,7 @@ def leaks(messages, viewer):
     found = []
     for html in messages:
         for name, seq, deal_id, part in fragments(html):
-            who = None if name in PUBLIC else viewer
+            who = None if PUBLIC_REGIONS.fullmatch(name) else viewer
             shown = {int(c) for c in CARD.findall(part)}
             extra = shown - allowed_cards(deal_id, seq, who)
             if extra:
@@ -109,6 +117,12 @@ def test_the_scan_finds_a_planted_leak(playing_table):
     table, users = playing_table
     deal, state = current(table)
     foreign = state.hands[2][0]
-    planted = f'<div id="tbl-hand" class="hand-area" data-seq="0" data-deal="{deal.pk}"><span data-card="{foreign}"></span></div>'
-    assert leaks([planted], 1) == [("tbl-hand", deal.pk, 0, [foreign])]
+    status = f'<!--tbl:status--><div id="tbl-status" class="play-status" data-seq="0" data-deal="{deal.pk}"></div>'
+    planted = status + f'<!--tbl:hand--><div id="tbl-hand" class="hand-area"><span data-card="{foreign}"></span></div>'
+    assert leaks([planted], 1) == [("hand", deal.pk, 0, [foreign])]
     assert leaks([planted], 2) == []
+    # In a public region (a seat's, sent alone in a partial update), it is a leak to all.
+    seat = status + f'<!--tbl:seat-3--><div id="tbl-seat-3" class="seat"><span data-card="{foreign}"></span></div>'
+    assert leaks([seat], 2) == [("seat-3", deal.pk, 0, [foreign])]
+    with pytest.raises(AssertionError, match="outside any region"):
+        leaks([f'<div id="tbl-hand"><span data-card="{foreign}"></span></div>'], 2)
