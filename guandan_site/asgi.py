@@ -23,6 +23,14 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+from guandan_site import websocket_compression  # noqa: E402
+
+# Daphne imports this module before it builds its WebSocket factory: switch on
+# permessage-deflate now (guandan_site/websocket_compression.py).
+if settings.GUANDAN_WS_COMPRESSION:
+    websocket_compression.enable()
 
 from games.live import scheduler  # noqa: E402
 from games.live.scheduler import SchedulerLoopMiddleware  # noqa: E402

@@ -242,6 +242,9 @@ GUANDAN_RESYNC_INTERVAL = float(os.environ.get("GUANDAN_RESYNC_INTERVAL", "1.0")
 # for this many seconds is abandoned and its table closed (the sweep checks).
 GUANDAN_ABANDON_AFTER = env_int("GUANDAN_ABANDON_AFTER", 600)
 
+# WebSocket compression (permessage-deflate) under Daphne, for every browser that offers
+# it: guandan_site/websocket_compression.py. "0" turns it off.
+GUANDAN_WS_COMPRESSION = os.environ.get("GUANDAN_WS_COMPRESSION", "1") != "0"
 # Seconds the settlement of a deal stays on screen before the next deal is dealt.
 GUANDAN_NEXT_DEAL_DELAY = float(os.environ.get("GUANDAN_NEXT_DEAL_DELAY", "6"))
 # Bot accounts (accounts/bots.py, issue 17): new bots may connect at once when true;
