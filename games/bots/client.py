@@ -93,7 +93,7 @@ class Tracker:
         self.counts[seat] -= len(cards)
         if self.counts[seat] <= 0 and seat not in self.finished:
             self.finished.append(seat)
-        move = {"seat": seat, "pass": False, "cards": cards,
+        move = {"seat": seat, "pass": False, "cards": cards, "entry": entry, "level": level,
                 "reading": reading.to_json() if reading is not None else None, "trick": self.trick_no}
         self.history.append(move)
         self.top = move if reading is not None else self.top
@@ -113,6 +113,7 @@ class Tracker:
     def view(self, message: dict[str, Any]) -> dict[str, Any]:
         """The seat's view (``engine.views.view_for`` shape) at an ``act`` message."""
         self.level = rank_index(message["curRank"])
+        self._reread(self.level)
         phase = PHASE_OF_STAGE[message["stage"]]
         known = list(self.played)
         hand = protocol.ids_for_codes(message["handCards"], known)
@@ -127,7 +128,7 @@ class Tracker:
                     self.top["cards"], Reading.from_json(self.top["reading"]) if self.top["reading"] else None)):
                 top = self.top
             else:  # the tracker missed it (joined mid-deal): read it from the message
-                cards = protocol.ids_for_codes(entry[2], known + hand)
+                cards = protocol.ids_for_codes(entry[2], hand)  # played cards: any copy outside the hand
                 reading = protocol.reading_of_entry(entry, cards, self.level)
                 top = {"seat": message["greaterPos"], "pass": False, "cards": cards,
                        "reading": reading.to_json() if reading else None, "trick": self.trick_no}
@@ -159,6 +160,15 @@ class Tracker:
             "choices": choices, "step": len(self.history), "team": "AB"[us],
         }
 
+    def _reread(self, level: int) -> None:
+        """The ``beginning`` message does not say the level: plays seen before this seat's
+        first ``act`` were read at a guessed level. Read them again at the real one."""
+        for move in self.history:
+            if move.get("entry") is not None and move.get("level") != level:
+                reading = protocol.reading_of_entry(move["entry"], move["cards"], level)
+                move["reading"] = reading.to_json() if reading is not None else None
+                move["level"] = level
+
     def _gift_id(self, code: str | None, hand: list[int]) -> int | None:
         if code is None:
             return None
@@ -177,10 +187,9 @@ def choose_index(bot, tracker: Tracker, message: dict[str, Any], *, rng_seed: in
     action the list does not hold (a rule this site reads differently) falls back to the
     same cards under any reading, then to PASS or the first entry."""
     entries = message["actionList"]
-    view = tracker.view(message)
     try:
-        action = bot.choose(view, rng_seed=rng_seed)
-    except Exception:  # a bot's failure must not cost the seat its turn
+        action = bot.choose(tracker.view(message), rng_seed=rng_seed)
+    except Exception:  # a bot's (or the reading's) failure must not cost the seat its turn
         log.exception("the bot failed; answering the first action")
         return 0
     if action.kind in ("tribute", "return"):

@@ -193,3 +193,40 @@ def test_the_client_reads_the_messages_into_a_view_the_sites_bots_play_from(bot_
         match = engine_match.record(match, state)
     assert answered > 100
     assert same / answered > 0.95
+
+
+def test_the_clients_view_matches_the_seats_own_view_at_any_level():
+    """Deals at every level, with tribute: what the client reads from the messages (hand,
+    counts, the play to beat, the trick) is what the seat's own view holds."""
+    from games.bots.arena import deal_setup
+    from games.engine.deal import new_deal
+
+    bot = get_bot("greedy")
+    checked = 0
+    for index in range(16):
+        hands, level, prev, seed = deal_setup(5, index)
+        state = new_deal(hands=hands, level=level, team_levels=(level, level), prev_places=prev, seed=seed)
+        feeds = [SeatFeed(position=seat) for seat in range(4)]
+        trackers = [Tracker() for _ in range(4)]
+        while True:
+            for seat in range(4):
+                for message in feeds[seat].feed(index, view_for(state, seat)):
+                    if message["type"] == "notify":
+                        trackers[seat].notify(message)
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            act = [m for m in feeds[seat].sent if m["type"] == "act"][-1]
+            seen, true = trackers[seat].view(act), view_for(state, seat)
+            assert Counter(protocol.codes_of(seen["hand"])) == Counter(protocol.codes_of(true["hand"]))
+            assert seen["counts"] == [len(hand) for hand in state.hands]
+            assert seen["leading"] == true["leading"]
+            if true["top"]:
+                assert sorted(protocol.codes_of(seen["top"]["cards"])) == sorted(protocol.codes_of(true["top"]["cards"]))
+                assert seen["top"]["reading"] == true["top"]["reading"]
+            assert len(seen["trick"]) == len(true["trick"])
+            index_chosen = choose_index(bot, trackers[seat], act, rng_seed=checked)
+            kind, cards, reading = action_behind(feeds[seat].pending, index_chosen)
+            state = apply(state, Action(kind, seat, cards, reading, "bot"))
+            checked += 1
+    assert checked > 300
