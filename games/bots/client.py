@@ -259,8 +259,12 @@ def main(argv=None) -> int:
     parser.add_argument("--deals", type=int, default=None, help="stop after this many deals")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    answered = play(args.url, args.bot, budget_ms=args.budget_ms, seed=args.seed, deals=args.deals, stats={})
-    print(f"answered {answered} act messages", file=sys.stderr)
+    stats: dict = {}
+    answered = play(args.url, args.bot, budget_ms=args.budget_ms, seed=args.seed, deals=args.deals, stats=stats)
+    times = sorted(stats.get("move_ms", [])) or [0.0]
+    p50, p95 = times[len(times) // 2], times[min(len(times) - 1, int(0.95 * len(times)))]
+    print(f"answered {answered} act messages; move time p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {times[-1]:.1f} ms",
+          file=sys.stderr)
     return 0
 
 
