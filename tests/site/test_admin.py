@@ -10,8 +10,10 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from accounts import services as account_services
+from accounts.bots import create_bot
 from accounts.models import PointsEntry, Profile
-from games.models import Action, Deal, Match, Participant, Seat, Table
+from games.bots.analysis import ANALYSIS_VERSION
+from games.models import Action, Deal, DealAnalysis, Match, Participant, Seat, Table
 from games.tables import services
 
 # The admin's fixture writes a made-up action log to show it in order.
@@ -29,6 +31,8 @@ def admin_client_with_data(client, make_user, make_table, full_table):
         Action.objects.create(deal=deal, seq=seq, seat=seat, kind="play", cards=[seq + 10], actor="human", user=users[seat])
     account_services.award_deal_points(deal=deal, winners=[users[0], users[2]], levels_advanced=2, match_won=False)
     make_table(make_user(), kind="friend")
+    create_bot(owner=users[1], name="Probe")
+    DealAnalysis.objects.create(deal=deal, version=ANALYSIS_VERSION, status="queued")
     Group.objects.create(name="Moderators")
     superuser = get_user_model().objects.create_superuser("root", "root@example.com", "root-password-123")
     client.post(reverse("accounts:login"), {"username": "root", "password": "wrong"})  # a counted attempt
