@@ -9,6 +9,7 @@ is offered exactly when the step would succeed.
 
 from collections.abc import Mapping
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.utils.translation import gettext as _
 
 from accounts import career
@@ -24,8 +25,19 @@ class TableError(Exception):
 
 
 def humans_seated(seats: Mapping[int, Seat]) -> list[Seat]:
-    """The seats a human occupies right now (bots and away players excluded)."""
-    return [seat for seat in seats.values() if seat.user_id is not None]
+    """The seats a human occupies right now (bots, bot accounts and away players
+    excluded): a bot account plays a seat but is not a person, so it neither counts
+    toward the two humans who may fill with bots (R10.2) nor hosts a table (R10.5)."""
+    return [seat for seat in seats.values() if seat.user_id is not None and not is_bot_account(seat)]
+
+
+def is_bot_account(seat: Seat) -> bool:
+    """Whether a bot account's user sits in ``seat`` (no query when the seats were read
+    with ``user__bot_account``)."""
+    try:
+        return seat.user.bot_account is not None
+    except ObjectDoesNotExist:
+        return False
 
 
 def host_id(table: Table, seats: Mapping[int, Seat]) -> int | None:

@@ -79,7 +79,7 @@ def continue_table_of(user) -> Table | None:
 
 
 def _seat_queryset():
-    return Seat.objects.select_related("user__profile", "away_user__profile").order_by("position")
+    return Seat.objects.select_related("user__profile", "user__bot_account", "away_user__profile").order_by("position")
 
 
 def tables_with_seats(queryset=None):

@@ -53,7 +53,7 @@ def _locked_profile(user) -> Profile:
 
 
 def _seats(table: Table) -> dict[int, Seat]:
-    return {seat.position: seat for seat in table.seats.select_related("table")}
+    return {seat.position: seat for seat in table.seats.select_related("table", "user__bot_account")}
 
 
 def _current_seat(user, *, exclude: Table | None = None) -> Seat | None:

@@ -87,3 +87,29 @@ def test_bots_earn_no_career_points_even_where_points_are_awarded(make_user, mak
                                team_levels_before=[0, 0], state={}, seq=0)
     entries = services.award_deal_points(deal=deal, winners=[new.bot.user], levels_advanced=2, match_won=False)
     assert entries == [] and new.bot.user.profile.career_points == 0
+
+
+@pytest.mark.django_db
+def test_a_bot_account_is_not_a_person_for_filling_or_hosting(make_user, make_table, make_bot):
+    """R10.2: a person and their own bot account are one human: they may not fill the
+    other seats with built-in bots; R10.5: a bot account never hosts the table."""
+    from games.tables import services
+    from games.tables.policies import TableError
+
+    owner = make_user()
+    table = make_table(owner, kind="friend", tier="")  # the owner sits in seat 1
+    bot, _token = make_bot(owner)
+    services.seat_bot_account(table=table, bot=bot, position=1, invite_code=table.invite_code)
+    with pytest.raises(TableError, match="R10.2"):
+        services.fill_with_bots(table=table, user=owner)
+    friend = make_user()
+    services.take_seat(table=table, user=friend, position=2, invite_code=table.invite_code)
+    services.leave_seat(table=table, user=owner)
+    # The owner gone, the host is the person in the lowest seat, not the bot in seat 2.
+    from games.tables.policies import host_id
+    seats = {seat.position: seat for seat in table.seats.select_related("user__bot_account")}
+    assert host_id(table, seats) == friend.pk
+    services.take_seat(table=table, user=owner, position=0)
+    services.fill_with_bots(table=table, user=owner)  # two people now
+    table.refresh_from_db()
+    assert table.seats.count() == 4
