@@ -87,7 +87,14 @@ def test_pages_have_no_serious_accessibility_violations(new_context, site_url, m
     page.wait_for_function(
         "() => document.querySelector('#tbl-trick .tribute') || /Tribute resisted/.test(document.getElementById('tbl-trick').textContent)",
         timeout=60_000)
-    problems += axe_problems(page, "tribute")
+    # The table keeps moving here (auto play, bots): a swap landing while axe reads the
+    # page can leave a node it cannot measure. A real problem is there a moment later
+    # too (the tribute stays on screen for the bots' 3 s), a swap in flight is not.
+    found = axe_problems(page, "tribute")
+    if found:
+        page.wait_for_timeout(1000)
+        found = axe_problems(page, "tribute")
+    problems += found
 
     for path in (f"/replays/deals/{deal.pk}/", f"/replays/deals/{deal.pk}/?step=20", f"/matches/{deal.match_id}/", "/"):
         page.goto(path)
