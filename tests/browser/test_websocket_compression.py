@@ -11,6 +11,10 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from guandan_site import websocket_compression
 
+# With the browser tests: this folder's fixtures serve the site (and, with REDIS_URL, start
+# a Celery worker), which the PostgreSQL lane leaves to the embedded one.
+pytestmark = pytest.mark.browser
+
 
 class CountingConnection(ClientConnection):
     """Counts the bytes that arrive on the socket, frames and compression included."""
@@ -35,7 +39,6 @@ def test_a_browsers_offer_is_accepted_with_a_small_window():
     assert websocket_compression.accept([]) is None
 
 
-@pytest.mark.browser
 def test_the_served_lobby_socket_is_compressed(site_url):
     async def lobby(compression):
         CountingConnection.received = 0
