@@ -21,8 +21,10 @@ def celery_app():
 
 @pytest.fixture
 def celery_worker_parameters():
-    # The production analysis worker's queue only (deploy/systemd/guandan-analysis.service).
-    return {"perform_ping_check": False, "concurrency": 1, "queues": ["analysis"]}
+    # The analysis queue (deploy/systemd/guandan-analysis.service) with the default one: the
+    # queues a test worker selects stay selected on the app for later workers in this
+    # process, which must still take the tables' timers.
+    return {"perform_ping_check": False, "concurrency": 1, "queues": ["celery", "analysis"]}
 
 
 @pytest.fixture
