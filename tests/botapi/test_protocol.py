@@ -174,10 +174,7 @@ def test_the_client_reads_the_messages_into_a_view_the_sites_bots_play_from(bot_
     for number in range(3):
         state = engine_match.next_deal(match)
         while True:
-            for seat in range(4):
-                for message in feeds[seat].feed(number, view_for(state, seat)):
-                    if message["type"] == "notify":
-                        trackers[seat].notify(message)
+            _tell_every_seat(feeds, trackers, number, state)
             if state.is_over:
                 break
             seat = state.to_act[0]
@@ -195,6 +192,14 @@ def test_the_client_reads_the_messages_into_a_view_the_sites_bots_play_from(bot_
     assert same / answered > 0.95
 
 
+def _tell_every_seat(feeds, trackers, number, state):
+    """Each seat's feed sends what the step shows it; its tracker reads the notices."""
+    for seat in range(4):
+        for message in feeds[seat].feed(number, view_for(state, seat)):
+            if message["type"] == "notify":
+                trackers[seat].notify(message)
+
+
 def test_the_clients_view_matches_the_seats_own_view_at_any_level():
     """Deals at every level, with tribute: what the client reads from the messages (hand,
     counts, the play to beat, the trick) is what the seat's own view holds."""
@@ -209,10 +214,7 @@ def test_the_clients_view_matches_the_seats_own_view_at_any_level():
         feeds = [SeatFeed(position=seat) for seat in range(4)]
         trackers = [Tracker() for _ in range(4)]
         while True:
-            for seat in range(4):
-                for message in feeds[seat].feed(index, view_for(state, seat)):
-                    if message["type"] == "notify":
-                        trackers[seat].notify(message)
+            _tell_every_seat(feeds, trackers, index, state)
             if state.is_over:
                 break
             seat = state.to_act[0]
