@@ -621,8 +621,11 @@ def render_private_parts(scene: Scene, seat: int | None, viewer: ViewerState, *,
 
 # What the status and controls fragments show, besides the step they belong to: equal
 # values draw equal fragments but for the step (see _Shells).
-STATUS_KEYS = ("levels", "level", "wild_ids", "deal_number", "phase_label", "turn_text", "to_act")
-CONTROLS_KEYS = ("seat", "over", "phase", "to_act", "leading", "autopilot", "auto_play", "has_cards", "assisted")
+STATUS_KEYS = ("levels", "level", "wild_ids", "deal_number", "phase_label", "turn_text", "to_act", "phase", "leading")
+# Not ``leading``, and in the play phase not ``to_act`` either: the pass, suggestion and
+# play buttons are drawn disabled and the page enables them by the status's ``data-turn``
+# (static/live/table.js), so the controls are not sent again each time the turn moves.
+CONTROLS_KEYS = ("seat", "over", "phase", "to_act", "autopilot", "auto_play", "has_cards", "assisted")
 
 
 class _Shells:

@@ -185,7 +185,23 @@
   var wasMyTurn = false;
   var wasOver = false;
   var dismissed = null;
+  /* The pass, suggestion and play buttons are drawn disabled and follow the status's
+   * data-turn ("lead", "follow" or empty): the status comes with every step, so the
+   * controls need not be sent again each time the turn moves. Off while offline. */
+  function syncTurnButtons() {
+    var status = document.getElementById("tbl-status");
+    var turn = status ? status.getAttribute("data-turn") : "";
+    var offline = Boolean(play() && play().classList.contains("is-offline"));
+    document.querySelectorAll("#tbl-controls button[data-turn]").forEach(function (b) {
+      var need = b.getAttribute("data-turn");
+      var allowed = need === "follow" ? turn === "follow" : turn === "lead" || turn === "follow";
+      b.disabled = offline || !allowed;
+      b.removeAttribute("data-offline");
+    });
+  }
+
   function afterRender(first) {
+    syncTurnButtons();
     tick();
     layoutHand();
     rove();
@@ -261,6 +277,7 @@
       if (offline && !el.disabled) { el.disabled = true; el.setAttribute("data-offline", "1"); }
       else if (!offline && el.hasAttribute("data-offline")) { el.disabled = false; el.removeAttribute("data-offline"); }
     });
+    syncTurnButtons();
   }
   document.addEventListener("htmx:wsOpen", function () { setOffline(false); });
   document.addEventListener("htmx:wsClose", function () { setOffline(true); });
