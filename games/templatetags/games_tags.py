@@ -38,9 +38,11 @@ def level_label(level) -> str:
 def _card_markup(card_id, suit_class: str, wild: bool, rank: str, suit: str, name: str, small: bool, face: bool) -> str:
     classes = f"card card-{suit_class}{' card-wild' if wild else ''}{' card-small' if small else ''}{_rank_class(rank)}"
     data = "" if face or card_id is None else f' data-card="{int(card_id)}"'
-    mark = '<span class="card-wild-mark" aria-hidden="true"></span>' if wild else ""  # the star: site.css
+    # A role="img" is one picture to assistive technology: its label is all it says, and
+    # what it holds is presentational (no aria-hidden needed on the rank, suit and star).
+    mark = '<span class="card-wild-mark"></span>' if wild else ""  # the star: site.css
     return (f'<span class="{classes}"{data} role="img" aria-label="{escape(name)}">'
-            f'<span class="card-rank">{escape(rank)}</span><span class="card-suit" aria-hidden="true">{escape(suit)}</span>'
+            f'<span class="card-rank">{escape(rank)}</span><span class="card-suit">{escape(suit)}</span>'
             f"{mark}</span>")
 
 
