@@ -201,7 +201,9 @@ class _Regions:
     """
 
     ALWAYS = frozenset({"status"})
-    FRAME = frozenset({"seats", "seats-end"})  # the seats' frame: the same at every step
+    # The seats' frame and each seat's box: the same at every step (a seat's plate and
+    # last play are regions of their own, templates/live/_seat.html).
+    FRAME = frozenset({"seats", "seats-end"} | {f"seat-{n}{end}" for n in range(1, 5) for end in ("", "-end")})
 
     def __init__(self):
         self.sent: dict[str, str] = {}

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 STEP = re.compile(r'id="tbl-status"[^>]*?data-seq="(\d+)" data-deal="(\d+)"')
 REGION = re.compile(r"<!--tbl:([a-z0-9-]+)-->")
 CARD = re.compile(r'data-card="(\d+)"')
-PUBLIC_REGIONS = re.compile(r"seats|seats-end|seat-[1-4]|trick|log")
+PUBLIC_REGIONS = re.compile(r"seats|seats-end|(?:seat|plate|last)-[1-4]|seat-[1-4]-end|trick|log")
 
 
 def fragments(html):
@@ -122,7 +122,7 @@ def test_the_scan_finds_a_planted_leak(playing_table):
     assert leaks([planted], 1) == [("hand", deal.pk, 0, [foreign])]
     assert leaks([planted], 2) == []
     # In a public region (a seat's, sent alone in a partial update), it is a leak to all.
-    seat = status + f'<!--tbl:seat-3--><div id="tbl-seat-3" class="seat"><span data-card="{foreign}"></span></div>'
-    assert leaks([seat], 2) == [("seat-3", deal.pk, 0, [foreign])]
+    seat = status + f'<!--tbl:last-3--><div id="tbl-last-3" class="seat-last"><span data-card="{foreign}"></span></div>'
+    assert leaks([seat], 2) == [("last-3", deal.pk, 0, [foreign])]
     with pytest.raises(AssertionError, match="outside any region"):
         leaks([f'<div id="tbl-hand"><span data-card="{foreign}"></span></div>'], 2)

@@ -111,6 +111,7 @@ async def test_a_missed_step_is_made_good_by_refresh(playing_table):
     await page.send_json_to({"action": "refresh"})
     whole = await page.receive_from(timeout=5)
     names = [name for name, _part in _Regions.split(whole)]
-    for region in ("seats", "seat-1", "seat-2", "seat-3", "seat-4", "trick", "log", "status", "hand", "controls", "more"):
+    seat_regions = [f"{part}-{n}" for n in range(1, 5) for part in ("seat", "plate", "last")]
+    for region in ("seats", *seat_regions, "trick", "log", "status", "hand", "controls", "more"):
         assert region in names
     await page.disconnect()
