@@ -67,6 +67,7 @@ DATABASE = "guandan_bench"
 # changed, games/live/consumer.py _Regions).
 STEP = re.compile(r'id="tbl-status"[^>]*?data-seq="(\d+)" data-deal="(\d+)"')
 MY_TURN = 'class="turn is-mine"'
+REGION = re.compile(r"<!--tbl:([a-z0-9-]+)-->")  # where each region of a message begins
 ERROR = re.compile(r'class="tbl-message tbl-message-error" role="alert">([^<]+)<')
 PLAY_AS = 'class="play-as"'
 
@@ -437,6 +438,7 @@ class Socket:
     step_bytes: list = field(default_factory=list)  # bytes of the first message of each step
     step_wire: list = field(default_factory=list)  # bytes on the wire of that message (frames, compression)
     wire_seen: int = 0  # bytes on the wire up to the last message read
+    region_bytes: collections.Counter = field(default_factory=collections.Counter)  # region -> bytes of those messages
     floor: bool = False  # a page of the floor app (no database behind it)
 
 
@@ -536,6 +538,9 @@ class Harness:
         if key not in sock.first_seen:
             sock.step_bytes.append(len(html.encode()))
             sock.step_wire.append(wire)
+            parts = REGION.split(html)
+            for name, part in zip(parts[1::2], parts[2::2]):
+                sock.region_bytes[re.sub(r"-\d+$", "", name)] += len(part.encode())  # seats' plates together
         sock.first_seen.setdefault(key, now)
         deal, seq = key
         sock.last_private = (deal, seq)
@@ -821,6 +826,10 @@ async def run_part(harness: Harness, tables: list[BenchTable], *, seconds: float
     rows.append(("  on the wire", f"median {step_wire.get('p50', 0):,.0f}, p95 {step_wire.get('p95', 0):,.0f}, "
                  f"max {step_wire.get('max', 0):,.0f} (WebSocket compression "
                  f"{'offered, as browsers do' if harness.compression else 'not offered'})"))
+    regions = sum((sock.region_bytes for sock in sockets), collections.Counter())
+    total = sum(regions.values()) or 1
+    rows.append(("  by region (share of those bytes)",
+                 ", ".join(f"{name} {n / total:.0%}" for name, n in regions.most_common(8))))
     choices = harness.choices_by_process
     rows.append(("player processes (moves chosen by each)",
                  f"{len(choices)} ({', '.join(str(n) for n in sorted(choices.values(), reverse=True))})"))
