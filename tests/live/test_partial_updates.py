@@ -6,6 +6,7 @@ costs a few hundred bytes, not the whole table."""
 import random
 import re
 import statistics
+from collections import Counter
 
 import pytest
 from channels.db import database_sync_to_async
@@ -70,6 +71,7 @@ async def test_a_page_built_from_partial_updates_equals_a_fresh_one(playing_tabl
     rng = random.Random(11)
     viewers = {0: users[0], None: None}  # a player and a spectator
     pages, models, sizes = {}, {}, {v: [] for v in viewers}
+    sent = {v: Counter() for v in viewers}  # region -> messages that carried it
     for viewer, user in viewers.items():
         pages[viewer], first = await connect(table, user)
         models[viewer] = PageModel(first)
@@ -88,6 +90,7 @@ async def test_a_page_built_from_partial_updates_equals_a_fresh_one(playing_tabl
                 message = await page.receive_from(timeout=10)
                 models[viewer].apply(message)
                 sizes[viewer].append(len(message.encode()))
+                sent[viewer].update(name for name, _part in _Regions.split(message))
                 if step in message:
                     break
     assert new_deals == 1, "a whole deal and the next one's start were played"
@@ -96,9 +99,18 @@ async def test_a_page_built_from_partial_updates_equals_a_fresh_one(playing_tabl
         fresh_page, fresh = await connect(table, user)
         assert models[viewer].matches(fresh) == [], f"viewer {viewer}"
         await fresh_page.disconnect()
-    # A step costs a page little: the spectator's median message is far below the
-    # whole table (about 7 KB).
+    # A step costs a page little: the median message is far below the whole table
+    # (about 7 KB) for a spectator and for a player.
     assert statistics.median(sizes[None]) < 2000, statistics.median(sizes[None])
+    assert statistics.median(sizes[0]) < 2000, statistics.median(sizes[0])
+    # The turn moving does not re-send the player's controls (their buttons follow the
+    # status's data-turn), nor every seat's last play (only the seats whose play changed).
+    steps = len(sizes[0])
+    assert sent[0]["status"] == steps
+    assert sent[0]["controls"] < steps / 10, (sent[0]["controls"], steps)
+    last_plays = sum(sent[0][f"last-{n}"] for n in range(1, 5))
+    plates = sum(sent[0][f"plate-{n}"] for n in range(1, 5))
+    assert last_plays < plates, (last_plays, plates)
 
 
 async def test_a_missed_step_is_made_good_by_refresh(playing_table):
