@@ -59,7 +59,7 @@ def _table_payload(table_id: int, scene) -> dict:
     with translation.override(settings.LANGUAGE_CODE):
         public = render_public(scene)
     return {"public": public, "language": settings.LANGUAGE_CODE, "seq": scene.seq, "deal": scene.deal_id,
-            "scene": scene.to_event()}
+            "scene": scene.event_text()}
 
 
 class _Announcement:

@@ -44,6 +44,7 @@ from games.live.render import (
     render_private_parts,
     render_public,
     scene_for,
+    sent_scene,
 )
 from games.models import Table
 from games.rules.words import advice_text, coach_text, reading_label, reason_text, rule_links
@@ -102,7 +103,7 @@ def _scene_of(table_id: int, text: str) -> Scene:
     cached = _PARSED.get(table_id)
     if cached is not None and cached[0] == text:
         return cached[1]
-    scene = Scene.from_event(text)
+    scene = sent_scene(table_id, text) or Scene.from_event(text)
     _PARSED.pop(table_id, None)
     _PARSED[table_id] = (text, scene)  # newest last: the oldest go first when full
     while len(_PARSED) > PARSED_TABLES:

@@ -182,6 +182,18 @@ class Scene:
         data["seats"] = [asdict(info) for info in self.seats.values()]
         return json.dumps(data, separators=(",", ":"))
 
+    def event_text(self) -> str:
+        """``to_event``, and the scene kept for this process's own pages: the event comes
+        back to them through the channel layer, and ``sent_scene`` spares them parsing what
+        this process just wrote."""
+        text = self.to_event()
+        with _sent_lock:
+            _sent.pop(self.table_id, None)
+            _sent[self.table_id] = (text, self)
+            while len(_sent) > SENT_TABLES:
+                del _sent[next(iter(_sent))]
+        return text
+
     @classmethod
     def from_event(cls, text: str) -> Scene:
         data = json.loads(text)
@@ -189,6 +201,22 @@ class Scene:
         data["state"] = state_from_json(data["state"])
         data["seats"] = {info["position"]: SeatInfo(**info) for info in data["seats"]}
         return cls(**data)
+
+
+# The newest scene each table's event was sent with from this process (``event_text``).
+_sent: dict[int, tuple[str, Scene]] = {}
+_sent_lock = threading.Lock()
+SENT_TABLES = 1000
+
+
+def sent_scene(table_id: int, text: str) -> Scene | None:
+    """The scene this process sent ``text`` for, if it is the one it sent last for the
+    table (the same text: an event from another process, or an older one, is parsed)."""
+    with _sent_lock:
+        sent = _sent.get(table_id)
+    if sent is not None and (sent[0] is text or sent[0] == text):
+        return sent[1]
+    return None
 
 
 def scene_for(table: Table, deal: Deal | None = None, seats: Iterable[Seat] | None = None, *,
