@@ -31,6 +31,10 @@ Checks after each part: every step of every deal reached every socket exactly on
 (no update lost, none doubled), each deal's ``seq`` equals its action log, and each
 stored snapshot equals the fold of that log through the engine.
 
+``--sweep 50,100,150 --floor`` runs part B at each table count with the floor beside it
+and reports the highest actions/s each sustains within ``--p95-limit`` (100 ms) and their
+ratio, the realtime issue's measure.
+
 ``--profile DIR`` samples both daphne processes and the worker with py-spy during part B
 and prints where their time goes.
 """
@@ -84,6 +88,10 @@ def parse_args(argv=None):
     parser.add_argument("--idle-sockets", type=int, default=0, metavar="N",
                         help="open N idle table sockets (split over both daphne) and report the servers' memory "
                              "per socket (and the floor's, with --floor)")
+    parser.add_argument("--sweep", metavar="N,N,...", default=None,
+                        help="run part B at each of these table counts (with --floor, the floor beside each) and "
+                             "report the highest actions/s each sustains at p95 <= --p95-limit, and their ratio")
+    parser.add_argument("--p95-limit", type=float, default=100.0, help="p95 bound of --sweep, in ms (default 100)")
     parser.add_argument("--floor-bytes", type=int, default=None,
                         help="the floor's fragment size (default: the site's median bytes a step in part B)")
     parser.add_argument("--think", type=float, default=1.0, help="seconds a player waits before acting in part B")
@@ -992,6 +1000,8 @@ async def _run_parts(args, services: Services, harness: Harness) -> list[dict]:
                                       warmup=1.0, quiet=quiet, services=services,
                                       title=f"A. One table, four players (think {args.one_table_think} s"
                                             f" +/- {args.jitter:.0%})"))
+    if args.sweep:
+        return results + await _sweep(args, services, harness, quiet)
     many = await loop.run_in_executor(harness.executor, lambda: make_tables(args.tables, bots=args.bots,
                                                                             bot_speed=args.bot_speed, label="many"))
     site = await run_part(
@@ -1031,6 +1041,65 @@ async def _run_parts(args, services: Services, harness: Harness) -> list[dict]:
                 ("site / floor", f"{site_memory['per_socket'] / 1024:.1f} KiB / "
                                  f"{floor_memory['per_socket'] / 1024:.1f} KiB"),
             ])
+    return results
+
+
+async def _sweep(args, services: Services, harness: Harness, quiet: float) -> list[dict]:
+    """Part B at each table count of ``--sweep``, the floor beside each (interleaved, so
+    both see the machine alike), and the highest rate each sustains within the p95 bound:
+    the issue's measure, a ratio of the two taken in one run."""
+    loop = asyncio.get_running_loop()
+    counts = [int(n) for n in args.sweep.split(",") if n.strip()]
+    limit = args.p95_limit / 1000
+    results, rows, ports, fragment = [], [], None, None
+    for count in counts:
+        tables = await loop.run_in_executor(harness.executor, lambda n=count: make_tables(
+            n, bots=args.bots, bot_speed=args.bot_speed, label=f"sweep{n}"))
+        site = await run_part(harness, tables, seconds=args.seconds, think=args.think, warmup=args.warmup, quiet=quiet,
+                              services=services, title=f"B. {count} tables, {4 - args.bots} players + {args.bots} bots")
+        site["tables"] = count
+        results.append(site)
+        floor = None
+        if args.floor:
+            if ports is None:
+                fragment = args.floor_bytes or int(site["step_bytes"].get("p50") or 8400)
+                ports = await loop.run_in_executor(None, services.start_floor, fragment, args.redis)
+            floor = await run_floor_part(harness, count, ports=ports, seconds=args.seconds, think=args.think,
+                                         warmup=args.warmup, quiet=1.5, services=services,
+                                         title=f"F. The floor: {count} tables, fragments of {fragment:,} bytes")
+            floor.update(checks={"lost updates": floor["lost"], "doubled updates": floor["doubled"]}, bots={},
+                         floor=True, tables=count)
+            results.append(floor)
+        rows.append((count, site, floor))
+
+    def cell(part):
+        if part is None:
+            return "-"
+        p95 = (part["human"].get("p95") or 0) * 1000
+        return (f"{part['rate']:.1f}/s p95 {p95:.0f} ms, {part['daphne_ms_per_action']:.1f} ms daphne CPU"
+                + (" *" if p95 <= args.p95_limit else ""))
+
+    print_table(f"Sweep (* within p95 <= {args.p95_limit:.0f} ms)  site | floor",
+                [(f"{count} tables", f"{cell(site)} | {cell(floor)}") for count, site, floor in rows])
+
+    def best(parts):
+        within = [p["rate"] for p in parts if p is not None and (p["human"].get("p95") or 1e9) <= limit]
+        return max(within, default=0.0)
+
+    def reached(parts):  # did some count go past the bound (so the highest rate within it is a ceiling)?
+        return any((p["human"].get("p95") or 1e9) > limit for p in parts if p is not None)
+
+    sites = [site for _c, site, _f in rows]
+    site_best = best(sites)
+    summary = [("site: highest actions/s within the bound",
+                f"{site_best:.1f}" + ("" if reached(sites) else " (within it at every count: a lower bound)"))]
+    if args.floor:
+        floors = [floor for _c, _s, floor in rows]
+        floor_best = best(floors)
+        summary += [("floor: highest actions/s within the bound",
+                     f"{floor_best:.1f}" + ("" if reached(floors) else " (within it at every count: a lower bound)")),
+                    ("ratio site / floor", f"{site_best / max(floor_best, 1e-9):.2f}")]
+    print_table(f"Sustained within p95 <= {args.p95_limit:.0f} ms", summary)
     return results
 
 
