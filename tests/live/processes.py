@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -280,4 +280,14 @@ def chosen_messages(table_id: int) -> tuple[int, list[dict]] | None:
 
 
 async def in_thread(func, *args):
-    return await asyncio.get_running_loop().run_in_executor(None, func, *args)
+    """``func(*args)`` on one of the event loop's executor threads, its database connection
+    given back afterwards: a connection left open in such a thread stays checked out of
+    the pool after the test (the thread outlives nothing that would close it), and enough
+    of them leave the next test's fixtures waiting for a connection that never comes."""
+    def run():
+        try:
+            return func(*args)
+        finally:
+            connections.close_all()
+
+    return await asyncio.get_running_loop().run_in_executor(None, run)
