@@ -56,7 +56,10 @@ class Stack:
         self.worker: subprocess.Popen | None = None
         self.nginx: subprocess.Popen | None = None
         self.nginx_port: int | None = None
-        db = connection.settings_dict
+        # The test database as the test settings name it (pytest-django renames it there and
+        # on the main thread's connection; a connection made on another thread may still
+        # carry the configured name, whose database has no tables).
+        db = settings.DATABASES["default"]
         self.env = dict(os.environ)
         self.env.update({
             "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
