@@ -44,7 +44,7 @@ from games.live.render import (
     render_private_parts,
     render_public,
     scene_for,
-    sent_scene,
+    scene_from_event,
 )
 from games.models import Table
 from games.rules.words import advice_text, coach_text, reading_label, reason_text, rule_links
@@ -90,25 +90,6 @@ def _in_thread(func):
             connections.close_all()
 
     return database_sync_to_async(run, thread_sensitive=False, executor=DATABASE_THREADS)
-
-
-# The newest scene each table's event carried, parsed once per process: every page of the
-# table open in this process receives the same text, and they only read the scene.
-# (Used on the event loop only.)
-_PARSED: dict[int, tuple[str, Scene]] = {}
-PARSED_TABLES = 1000
-
-
-def _scene_of(table_id: int, text: str) -> Scene:
-    cached = _PARSED.get(table_id)
-    if cached is not None and cached[0] == text:
-        return cached[1]
-    scene = sent_scene(table_id, text) or Scene.from_event(text)
-    _PARSED.pop(table_id, None)
-    _PARSED[table_id] = (text, scene)  # newest last: the oldest go first when full
-    while len(_PARSED) > PARSED_TABLES:
-        del _PARSED[next(iter(_PARSED))]
-    return scene
 
 
 class _Resync:
@@ -447,7 +428,7 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
         public = event.get("public") if event.get("language") == self.language else None
         try:
             # Drawn here, on the event loop: the scene holds all it needs, so no query runs.
-            html = self.draw(_scene_of(self.table_id, data), public, keep_hand=True)
+            html = self.draw(scene_from_event(self.table_id, data), public, keep_hand=True)
         except Exception:  # a bad event must not cost the page its connection
             log.exception("table %s: drawing step %s failed; reading the table afresh", self.table_id, event.get("seq"))
             await self.send_render_or_log()

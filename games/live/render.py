@@ -183,15 +183,11 @@ class Scene:
         return json.dumps(data, separators=(",", ":"))
 
     def event_text(self) -> str:
-        """``to_event``, and the scene kept for this process's own pages: the event comes
-        back to them through the channel layer, and ``sent_scene`` spares them parsing what
-        this process just wrote."""
+        """``to_event``, the scene kept as the table's newest in this process
+        (``scene_from_event``): the event comes back to this process's own pages through
+        the channel layer, and they take this scene instead of parsing it back."""
         text = self.to_event()
-        with _sent_lock:
-            _sent.pop(self.table_id, None)
-            _sent[self.table_id] = (text, self)
-            while len(_sent) > SENT_TABLES:
-                del _sent[next(iter(_sent))]
+        _keep_scene(self.table_id, text, self)
         return text
 
     @classmethod
@@ -203,20 +199,32 @@ class Scene:
         return cls(**data)
 
 
-# The newest scene each table's event was sent with from this process (``event_text``).
-_sent: dict[int, tuple[str, Scene]] = {}
-_sent_lock = threading.Lock()
-SENT_TABLES = 1000
+# The newest scene of each table's events in this process, with the text it travels as:
+# every page of the table open here receives the same text and only reads the scene, so
+# it is parsed once per process, and not at all in the process that sent it.
+_scenes: dict[int, tuple[str, Scene]] = {}
+_scenes_lock = threading.Lock()
+SCENE_TABLES = 1000
 
 
-def sent_scene(table_id: int, text: str) -> Scene | None:
-    """The scene this process sent ``text`` for, if it is the one it sent last for the
-    table (the same text: an event from another process, or an older one, is parsed)."""
-    with _sent_lock:
-        sent = _sent.get(table_id)
-    if sent is not None and (sent[0] is text or sent[0] == text):
-        return sent[1]
-    return None
+def _keep_scene(table_id: int, text: str, scene: Scene) -> None:
+    with _scenes_lock:
+        _scenes.pop(table_id, None)
+        _scenes[table_id] = (text, scene)  # newest last: the oldest go first when full
+        while len(_scenes) > SCENE_TABLES:
+            del _scenes[next(iter(_scenes))]
+
+
+def scene_from_event(table_id: int, text: str) -> Scene:
+    """The scene an event's ``text`` carries: the one kept for the table when it is the
+    same text, else parsed (and kept)."""
+    with _scenes_lock:
+        kept = _scenes.get(table_id)
+    if kept is not None and (kept[0] is text or kept[0] == text):
+        return kept[1]
+    scene = Scene.from_event(text)
+    _keep_scene(table_id, text, scene)
+    return scene
 
 
 def scene_for(table: Table, deal: Deal | None = None, seats: Iterable[Seat] | None = None, *,

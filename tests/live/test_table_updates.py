@@ -175,21 +175,25 @@ def test_a_process_parses_each_scene_once_for_all_its_pages(playing_table):
     the scene is parsed once and shared (pages only read it); a new step parses anew."""
     import json
 
-    from games.live import consumer
-    from games.live.render import scene_for
+    from games.live.render import scene_for, scene_from_event
     from games.models import Table
 
     from .helpers import act
 
     table, users = playing_table
     text = scene_for(table).to_event()
-    first = consumer._scene_of(table.pk, text)
+    first = scene_from_event(table.pk, text)
     again = json.dumps(json.loads(text), separators=(",", ":"))  # as another page receives it
     assert again == text and again is not text
-    assert consumer._scene_of(table.pk, again) is first
+    assert scene_from_event(table.pk, again) is first
     act(table, users)
-    newer = consumer._scene_of(table.pk, scene_for(Table.objects.get(pk=table.pk)).to_event())
+    newer = scene_from_event(table.pk, scene_for(Table.objects.get(pk=table.pk)).to_event())
     assert newer is not first and newer.seq == first.seq + 1
+    # The process that sent an event takes the scene it sent, without parsing it back.
+    act(table, users)
+    sent = scene_for(Table.objects.get(pk=table.pk))
+    received = json.dumps(json.loads(sent.event_text()), separators=(",", ":"))
+    assert scene_from_event(table.pk, received) is sent
 
 
 def test_status_and_controls_drawn_once_equal_the_templates(playing_table):
