@@ -2,8 +2,12 @@
 
 A bot account (``BotAccount``) has its own user, so the bot sits at a table as that
 user. Its API token is ``secrets.token_urlsafe(32)``: shown to the owner once, when the
-bot is created, and stored only as its SHA-256 (hex), so neither the database nor the
-admin can show it again. A lost token is replaced by creating another bot.
+bot is created or its token rotated, and stored only as its SHA-256 (hex), so neither the
+database nor the admin can show it again. A lost or leaked token is replaced by rotating
+it: the old one stops at once, open connections included.
+
+Rotating and revoking send ``bot_access_changed`` once committed; the bot endpoint
+(``games.botapi.consumer``) closes that bot's open connections on it.
 
 Every function takes keyword arguments only and runs in one transaction.
 """
@@ -18,6 +22,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -26,6 +31,9 @@ from .services import AccountError
 
 MAX_BOTS_PER_OWNER = 5
 TOKEN_BYTES = 32
+
+# Sent with ``bot_id`` once a bot's token was rotated or the bot revoked (on commit).
+bot_access_changed = Signal()
 
 
 @dataclass(frozen=True)
@@ -81,9 +89,13 @@ def create_bot(*, owner, name: str) -> NewBot:
     return NewBot(bot=bot, token=token)
 
 
+def _announce_access_changed(bot_id: int) -> None:
+    transaction.on_commit(lambda: bot_access_changed.send(sender=BotAccount, bot_id=bot_id))
+
+
 def revoke_bot(*, owner, bot_id: int) -> BotAccount:
-    """Revoke one of ``owner``'s bots: its token is refused from now on (an open
-    connection is closed at its next message)."""
+    """Revoke one of ``owner``'s bots: its token is refused from now on, and its open
+    connections are closed."""
     with transaction.atomic():
         bot = BotAccount.objects.select_for_update().filter(pk=bot_id, owner=owner).first()
         if bot is None:
@@ -91,7 +103,25 @@ def revoke_bot(*, owner, bot_id: int) -> BotAccount:
         if bot.revoked_at is None:
             bot.revoked_at = timezone.now()
             bot.save(update_fields=["revoked_at"])
+            _announce_access_changed(bot.pk)
     return bot
+
+
+def rotate_token(*, owner, bot_id: int) -> NewBot:
+    """Give one of ``owner``'s bots a new token, shown here once: the old token is
+    refused from now on and the bot's open connections are closed (a leaked token is
+    dealt with this way, without creating another bot)."""
+    with transaction.atomic():
+        bot = BotAccount.objects.select_for_update().filter(pk=bot_id, owner=owner).first()
+        if bot is None:
+            raise AccountError(_("You have no such bot."))
+        if bot.revoked_at is not None:
+            raise AccountError(_("%(name)s was revoked; create another bot instead.") % {"name": bot.name})
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        bot.token_hash, bot.token_hint = hash_token(token), token[:6]
+        bot.save(update_fields=["token_hash", "token_hint"])
+        _announce_access_changed(bot.pk)
+    return NewBot(bot=bot, token=token)
 
 
 def approve_bots(*, bot_ids) -> int:
@@ -118,7 +148,10 @@ def is_bot_user(user) -> bool:
     return BotAccount.objects.filter(user_id=user.pk).exists()
 
 
-def bot_for_token_id(bot_id: int) -> bool:
-    """Whether the bot ``bot_id`` may still play (approved, not revoked): checked before
-    each of its answers, so a revoked token stops at once, even on an open connection."""
-    return BotAccount.objects.filter(pk=bot_id, approved=True, revoked_at__isnull=True).exists()
+def may_still_play(bot_id: int, token_hash: str) -> bool:
+    """Whether the bot ``bot_id`` may still play with the token it connected under
+    (approved, not revoked, the token not rotated since): checked before each of its
+    answers, so a revoked or rotated token stops at once, even on an open connection."""
+    return BotAccount.objects.filter(
+        pk=bot_id, approved=True, revoked_at__isnull=True, token_hash=token_hash,
+    ).exists()

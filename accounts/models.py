@@ -25,12 +25,20 @@ class Profile(models.Model):
         _("language"), max_length=10, blank=True, choices=settings.LANGUAGES,
         help_text=_("The site's language for this player on every device; blank follows the browser."),
     )
+    mute_talk = models.BooleanField(
+        _("mute table talk"), default=False, help_text=_("Show no quick phrases or emotes of other players at tables."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("profile")
         verbose_name_plural = _("profiles")
         ordering = ["-career_points", "display_name"]
+        indexes = [
+            # The career points leaderboard (R10.11): registered players with points, most first.
+            models.Index(models.F("career_points").desc(), models.F("user").asc(), name="profile_points_board",
+                         condition=Q(is_guest=False, career_points__gt=0)),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(is_guest=False) | Q(career_points=0), name="profile_guest_has_no_points"),
         ]
@@ -132,3 +140,22 @@ class BotAccount(models.Model):
     def is_active(self) -> bool:
         """May connect: approved and not revoked."""
         return self.approved and self.revoked_at is None
+
+
+class RetiredName(models.Model):
+    """A username kept from new accounts for a while after its account was deleted, so
+    nobody can pass for the player at once (``accounts.deletion``). Only the name's
+    SHA-256 (of its lower case) is kept, and the row is deleted once ``free_at`` has
+    passed (the daily housekeeping job); sign-up and registration refuse the name until
+    then."""
+
+    name_hash = models.CharField(_("name hash"), max_length=64, unique=True, help_text=_("SHA-256 of the lower-case username, hex."))
+    free_at = models.DateTimeField(_("free from"))
+
+    class Meta:
+        verbose_name = _("retired username")
+        verbose_name_plural = _("retired usernames")
+        ordering = ["free_at"]
+
+    def __str__(self):
+        return self.name_hash[:12]

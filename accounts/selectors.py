@@ -1,4 +1,4 @@
-"""Reads about people: profiles, the leaderboard, recent matches, the ledger."""
+"""Reads about people: profiles, recent matches, the ledger (the leaderboards: ``games.players``)."""
 
 from django.db.models import Q, Sum
 
@@ -14,15 +14,6 @@ def display_name_of(user) -> str:
     """The name to show for a user; falls back to the username."""
     profile = getattr(user, "profile", None)
     return profile.display_name if profile is not None else user.get_username()
-
-
-def leaderboard(*, limit: int = 50):
-    """Registered players by career points, most first; ties by name."""
-    return (
-        Profile.objects.filter(is_guest=False, user__is_active=True)
-        .select_related("user")
-        .order_by("-career_points", "display_name", "user_id")[:limit]
-    )
 
 
 def ledger_of(user, *, limit: int = 20):
@@ -44,7 +35,8 @@ def recent_matches(user, *, limit: int = 10) -> list[dict]:
     from games.models import Match, Participant
 
     participations = (
-        Participant.objects.filter(Q(user=user))
+        # A tournament's boards have their own pages (and no winner of a match).
+        Participant.objects.filter(Q(user=user)).exclude(match__table__kind="tournament")
         .select_related("match__table")
         .order_by("-match__started_at", "-match_id")[:limit]
     )

@@ -4,27 +4,65 @@ Every function takes keyword arguments only and runs in one transaction. Career 
 change only through ``_record`` so ``Profile.career_points`` always equals the ledger's sum.
 """
 
+import hashlib
 import secrets
 from collections.abc import Iterable
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import career
-from .models import BotAccount, PointsEntry, Profile
+from .models import BotAccount, PointsEntry, Profile, RetiredName
 
 
 class AccountError(Exception):
     """A refused account change; the message says why and nothing was changed."""
 
 
+class EmailError(AccountError):
+    """A refused email address (not valid, or another account's)."""
+
+
+def retired_name_hash(username: str) -> str:
+    """How a deleted account's username is kept while it is retired (``RetiredName``)."""
+    return hashlib.sha256(username.strip().lower().encode("utf-8")).hexdigest()
+
+
+def _refuse_retired(username: str) -> None:
+    if RetiredName.objects.filter(name_hash=retired_name_hash(username), free_at__gt=timezone.now()).exists():
+        raise AccountError(_("That username belonged to an account deleted less than 30 days ago; choose another."))
+
+
+def _clean_email(email: str, *, user=None) -> str:
+    """An email address for password resets: empty, or valid and no other account's."""
+    email = (email or "").strip()
+    if not email:
+        return ""
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise EmailError(_("Enter a valid email address.")) from None
+    others = get_user_model().objects.filter(email__iexact=email)
+    if user is not None:
+        others = others.exclude(pk=user.pk)
+    if others.exists():
+        raise EmailError(_("That email address belongs to another account."))
+    return email
+
+
 def sign_up(*, username: str, password: str, display_name: str = "", email: str = ""):
-    """Create a registered player. The caller has validated the password."""
+    """Create a registered player. The caller has validated the password. ``email`` (for
+    password resets) is optional."""
     User = get_user_model()
     with transaction.atomic():
         if User.objects.filter(username__iexact=username).exists():
             raise AccountError(_("That username is taken."))
+        _refuse_retired(username)
+        email = _clean_email(email)
         user = User.objects.create_user(username=username, password=password, email=email)
         Profile.objects.filter(user=user).update(display_name=(display_name or username)[:40])
     user.refresh_from_db()
@@ -49,7 +87,7 @@ def create_guest():
     return user
 
 
-def claim_guest(*, user, username: str, password: str, display_name: str = ""):
+def claim_guest(*, user, username: str, password: str, display_name: str = "", email: str = ""):
     """Turn a guest into a registered player, keeping the same user and so every seat,
     match and action it already has. The caller has validated the password."""
     User = get_user_model()
@@ -59,9 +97,11 @@ def claim_guest(*, user, username: str, password: str, display_name: str = ""):
             raise AccountError(_("This account is already registered."))
         if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
             raise AccountError(_("That username is taken."))
+        _refuse_retired(username)
         user.username = username
+        user.email = _clean_email(email, user=user)
         user.set_password(password)
-        user.save(update_fields=["username", "password"])
+        user.save(update_fields=["username", "email", "password"])
         profile.is_guest = False
         if display_name:
             profile.display_name = display_name[:40]
@@ -79,6 +119,16 @@ def rename(*, user, display_name: str) -> Profile:
         profile.display_name = display_name[:40]
         profile.save(update_fields=["display_name"])
     return profile
+
+
+def set_email(*, user, email: str):
+    """Change the address password resets are sent to ("" removes it)."""
+    with transaction.atomic():
+        locked = get_user_model().objects.select_for_update().get(pk=user.pk)
+        locked.email = _clean_email(email, user=locked)
+        locked.save(update_fields=["email"])
+    user.email = locked.email
+    return locked
 
 
 def set_language(*, user, language: str) -> Profile:
@@ -118,6 +168,12 @@ def _record(*, profile: Profile, delta: int, reason: str, table=None, match=None
 
 def _locked_profile(user) -> Profile:
     return Profile.objects.select_for_update().get(user=user)
+
+
+def set_mute_talk(*, user, muted: bool) -> None:
+    """The player's own table-talk setting: with it on, no quick phrases or emotes of
+    other players show at any table, and none are offered (games/live/talk.py)."""
+    Profile.objects.filter(user=user).update(mute_talk=muted)
 
 
 def award_deal_points(*, deal, winners: Iterable, levels_advanced: int, match_won: bool) -> list[PointsEntry]:

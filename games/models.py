@@ -45,6 +45,7 @@ class Table(models.Model):
         MATCH = "match", _("Match")
         FRIEND = "friend", _("Friend")
         PRACTICE = "practice", _("Practice")
+        TOURNAMENT = "tournament", _("Tournament")
 
     class Tier(models.TextChoices):
         JUNIOR = career.JUNIOR, _("Junior")
@@ -93,8 +94,17 @@ class Table(models.Model):
     invite_code = models.CharField(
         _("invitation code"), max_length=12, unique=True, null=True, blank=True, help_text=_("Friend tables only (R10.3).")
     )
+    card_counter = models.BooleanField(
+        _("card counter"), default=False,
+        help_text=_("Friend tables only: the host lets players open the card counter (R10.8). Practice tables "
+                    "always have it; match tables never."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    talk_off_by = models.JSONField(
+        _("table talk switched off by"), default=list, blank=True,
+        help_text=_("The seated players who switched table talk off here; it shows while none of them is seated."),
+    )
     human_seen_at = models.DateTimeField(
         _("a human last seen"), null=True, blank=True,
         help_text=_("When a seated player last acted or had the table open; a match with no human for "
@@ -117,6 +127,11 @@ class Table(models.Model):
                 name="table_invite_code_only_for_friend",
                 violation_error_message=_("Friend tables have an invitation code; other tables have none (R10.3)."),
             ),
+            models.CheckConstraint(
+                condition=~Q(kind="match", card_counter=True),
+                name="table_no_card_counter_at_match",
+                violation_error_message=_("R10.8: no assistance at match tables, the card counter included."),
+            ),
             models.CheckConstraint(condition=Q(think_time__gte=5) & Q(think_time__lte=300), name="table_think_time_range"),
             models.CheckConstraint(condition=Q(bot_speed__gt=0), name="table_bot_speed_positive"),
         ]
@@ -126,12 +141,32 @@ class Table(models.Model):
             return _("%(tier)s match table #%(id)s") % {"tier": self.get_tier_display(), "id": self.pk}
         if self.kind == self.Kind.FRIEND:
             return _("Friend table #%(id)s") % {"id": self.pk}
+        if self.kind == self.Kind.TOURNAMENT:
+            return _("Tournament table #%(id)s") % {"id": self.pk}
         return _("Practice table #%(id)s") % {"id": self.pk}
 
     @property
     def is_open(self) -> bool:
         """Waiting or playing: listed in the lobby and counted as where its players sit."""
         return self.status in (self.Status.WAITING, self.Status.PLAYING)
+
+    @property
+    def has_card_counter(self) -> bool:
+        """R10.8: the card counter is open at practice tables, at friend tables whose host
+        allows it, and never at match tables."""
+        return self.kind == self.Kind.PRACTICE or (self.kind == self.Kind.FRIEND and self.card_counter)
+
+    @property
+    def is_tournament(self) -> bool:
+        """A tournament's table (R13.2): seated by the tournament, it plays a fixed list of
+        boards and then finishes."""
+        return self.kind == self.Kind.TOURNAMENT
+
+    @property
+    def allows_assistance(self) -> bool:
+        """Suggestions, auto play and the coach: at friend and practice tables only
+        (R10.8); match and tournament tables play unassisted."""
+        return self.kind in (self.Kind.FRIEND, self.Kind.PRACTICE)
 
     @property
     def awards_points(self) -> bool:
@@ -236,6 +271,11 @@ class Match(models.Model):
     level_b = models.PositiveSmallIntegerField(_("team B level"), default=LEVEL_MIN, help_text=_("Rank index: 0 is 2, 12 is A."))
     winner_team = models.PositiveSmallIntegerField(_("winner"), choices=TEAM_CHOICES, null=True, blank=True)
     state = models.JSONField(_("engine match state"), default=dict, blank=True)
+    boards = models.JSONField(
+        _("boards"), null=True, blank=True,
+        help_text=_("A tournament table's boards in the order it plays them (R13.2): each a dict of number, "
+                    "seed, hands, level and leader. Empty for an ordinary match."),
+    )
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
@@ -456,3 +496,33 @@ class DealAnalysis(models.Model):
     @property
     def is_pending(self) -> bool:
         return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+
+class BotTicket(models.Model):
+    """A single-use connection to the bot endpoint (``games.botapi``), for a program that
+    can only be given a URL (the competition's own client programs): its owner chooses a
+    table and seat on the bots page and gets ``ws://HOST/ws/bot/?ticket=...``, which opens
+    one connection, within ``games.botapi.tickets.TICKET_LIFETIME`` of being issued, for
+    that bot at that seat. The long-lived token never travels in a URL. Stored as the
+    ticket's SHA-256, like tokens."""
+
+    bot = models.ForeignKey("accounts.BotAccount", verbose_name=_("bot"), on_delete=models.CASCADE, related_name="tickets")
+    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="bot_tickets")
+    position = models.PositiveSmallIntegerField(_("position"), help_text=_("0-3 in code, shown as seats 1-4."))
+    ticket_hash = models.CharField(_("ticket hash"), max_length=64, unique=True, help_text=_("SHA-256 of the ticket, hex."))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"))
+    used_at = models.DateTimeField(_("used"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("bot connection ticket")
+        verbose_name_plural = _("bot connection tickets")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(position__lte=SEAT_COUNT - 1), name="bot_ticket_position_range"),
+        ]
+
+    def __str__(self):
+        return _("Ticket of %(bot)s for seat %(number)s at table #%(table)s") % {
+            "bot": self.bot, "number": self.position + 1, "table": self.table_id,
+        }

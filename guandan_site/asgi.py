@@ -25,12 +25,14 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from guandan_site import websocket_compression  # noqa: E402
+from guandan_site import websocket_close_reason, websocket_compression  # noqa: E402
 
 # Daphne imports this module before it builds its WebSocket factory: switch on
-# permessage-deflate now (guandan_site/websocket_compression.py).
+# permessage-deflate now (guandan_site/websocket_compression.py), and the reasons of the
+# close frames the site sends (guandan_site/websocket_close_reason.py).
 if settings.GUANDAN_WS_COMPRESSION:
     websocket_compression.enable()
+websocket_close_reason.enable()
 
 from games.live import scheduler  # noqa: E402
 from games.live.scheduler import SchedulerLoopMiddleware  # noqa: E402

@@ -1,25 +1,88 @@
-"""The Celery broker's transport: kombu's Redis transport, made to survive losing Redis.
+"""The Celery broker's transport and the worker's consumer: made to survive losing Redis.
 
-When the connection to Redis drops while the worker holds unacknowledged messages (every
-pending timer is one: they carry a countdown and ``acks_late``), kombu closes the channel
-and restores those messages first; the restore reconnects through the transport's
-client, which is already gone, and the ``AttributeError`` it raises ("'NoneType' object
-has no attribute 'hostname'") ends the worker for good: bot turns, timeouts and next
-deals stop until someone restarts it.
+Two ways an outage of Redis used to end the worker for good, so that bot turns, timeouts
+and next deals stopped until someone restarted it:
 
-Here the channel does not restore at close. Nothing is lost by it: the timers are
-idempotent and the sweep (Celery beat, every few seconds) re-arms any that is overdue,
-and messages still in Redis's unacknowledged set come back after its visibility timeout.
-Selected by ``CELERY_BROKER_TRANSPORT`` whenever the broker is Redis
-(``tests/live/test_process_faults.py`` kills and restarts a real Redis under a worker).
+1. When the connection to Redis drops while the worker holds unacknowledged messages
+   (every pending timer is one: they carry a countdown and ``acks_late``), kombu closes
+   the channel and restores those messages first; the restore reconnects through the
+   transport's client, which is already gone, and the ``AttributeError`` it raises
+   ("'NoneType' object has no attribute 'hostname'") ends the worker. Here the channel
+   does not restore at close. Nothing is lost by it: the timers are idempotent and the
+   sweep re-arms any that is overdue, and messages still in Redis's unacknowledged set
+   come back after its visibility timeout.
+2. A task received on the old channel that finishes after the connection was lost (it
+   was running, or its countdown came due, while the worker reconnected) is acknowledged
+   on that closed channel. With nothing restored at close, the channel has neither a
+   connection pool nor a connection to build one from, and the acknowledgement raised
+   "'NoneType' object has no attribute 'client'", which Celery does not expect from an
+   acknowledgement and which ended the worker ("Unrecoverable error"). Here a closed
+   channel answers with the connection error Celery does expect: it logs that the
+   message could not be acknowledged and goes on. The message stays in Redis's
+   unacknowledged set and, after the visibility timeout, runs again as a timer whose
+   table has moved on: it does nothing.
+
+The consumer (``Consumer``) reconnects every second while Redis is away, instead of
+kombu's default back-off of up to 30 s between tries, and after every (re)connection
+asks for a sweep without grace: whatever was due while Redis was away (its timers went
+with Redis's memory) moves at once, so bots and timeouts go on within about a second of
+Redis returning rather than at beat's next tick.
+
+Selected by ``CELERY_BROKER_TRANSPORT`` and ``CELERY_WORKER_CONSUMER`` whenever the broker
+is Redis (``tests/live/test_redis_outages.py`` kills and restarts a real Redis under a
+worker again and again; ``tests/site/test_broker.py`` acknowledges on a closed channel).
 """
 
+from __future__ import annotations
+
+import logging
+
+from celery.worker.consumer import Consumer as CeleryConsumer
 from kombu.transport import redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+log = logging.getLogger(__name__)
+
+RECONNECT_EVERY = 1.0  # seconds between tries while Redis is away
 
 
 class Channel(redis.Channel):
     do_restore = False
 
+    def _get_pool(self, asynchronous=False):
+        if self.connection is None:
+            raise RedisConnectionError("the broker channel was closed with its connection (Redis went away)")
+        return super()._get_pool(asynchronous=asynchronous)
+
 
 class Transport(redis.Transport):
     Channel = Channel
+
+
+class _RetryEverySecond:
+    """A kombu connection whose ``ensure_connection`` tries again every second."""
+
+    def __init__(self, connection):
+        self._connection = connection
+
+    def __getattr__(self, name):
+        return getattr(self._connection, name)
+
+    def ensure_connection(self, *args, **kwargs):
+        kwargs.update(interval_start=0, interval_step=RECONNECT_EVERY, interval_max=RECONNECT_EVERY)
+        return self._connection.ensure_connection(*args, **kwargs)
+
+
+class Consumer(CeleryConsumer):
+    """Celery's consumer, reconnecting every second, sweeping once connected."""
+
+    def ensure_connected(self, conn):
+        return super().ensure_connected(_RetryEverySecond(conn))
+
+    def connect(self):
+        connection = super().connect()
+        try:
+            self.app.send_task("games.sweep", kwargs={"grace": 0.0}, ignore_result=True)
+        except Exception:  # the sweep from beat comes a few seconds later anyway
+            log.warning("could not ask for a sweep after connecting to the broker", exc_info=True)
+        return connection

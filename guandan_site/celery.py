@@ -19,7 +19,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "guandan_site.settings")
 app = Celery("guandan_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 # The live table's tasks (games/live/tasks.py); GamesConfig.ready imports them too.
-app.autodiscover_tasks(["games.live", "games.analysis"])
+app.autodiscover_tasks(["games.live", "games.analysis", "games.tournaments", "accounts"])
 
 
 # Celery closes a prefork worker's database connections after every task, and with them

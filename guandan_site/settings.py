@@ -70,6 +70,9 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games",
+    "games.players",
+    "games.quickplay",
+    "games.tournaments",
 ]
 
 MIDDLEWARE = [
@@ -105,6 +108,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.tables.context_processors.current_table",
+                "games.quickplay.context_processors.quickplay",
             ],
         },
     },
@@ -162,9 +166,24 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- Community ----------------------------------------------------------------------------
+
+# Seconds a leaderboard page, its row count and a viewer's rank stay cached (R10.11).
+GUANDAN_LEADERBOARD_CACHE_SECONDS = int(os.environ.get("GUANDAN_LEADERBOARD_CACHE_SECONDS", "60"))
+# Quick play (R10.9): seconds two or three waiting players wait for a fourth before bots
+# fill the other seats; seconds a waiting player with no page open keeps their place;
+# how often an open page says it is open; joins per client address in ten minutes.
+GUANDAN_QUICKPLAY_BOT_FILL_AFTER = float(os.environ.get("GUANDAN_QUICKPLAY_BOT_FILL_AFTER", "20"))
+GUANDAN_QUICKPLAY_PRESENCE = float(os.environ.get("GUANDAN_QUICKPLAY_PRESENCE", "10"))
+GUANDAN_QUICKPLAY_HEARTBEAT = float(os.environ.get("GUANDAN_QUICKPLAY_HEARTBEAT", "3"))
+GUANDAN_QUICKPLAY_PER_10_MINUTES = int(os.environ.get("GUANDAN_QUICKPLAY_PER_10_MINUTES", "120"))
+
 # --- Realtime and background work --------------------------------------------------------
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Names in Redis start with this: several sites (or test runs) can share one Redis server
+# (pub/sub channels are global to a server, whatever its database number).
+REDIS_PREFIX = os.environ.get("GUANDAN_REDIS_PREFIX", "guandan")
 
 # The longest countdown the live table schedules (think time tops out at 120 s) stays far
 # below this, so Redis never redelivers a task that is merely waiting for its time.
@@ -183,15 +202,18 @@ if REDIS_URL:
                 # redis-py 8 reads with a 5 s socket timeout by default; idle
                 # connections must outlive it rather than die with "Timeout reading".
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                "prefix": f"{REDIS_PREFIX}-asgi",
             },
         }
     }
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT = "guandan_site.broker:Transport"  # survives losing Redis (broker.py)
+    # The worker survives losing Redis and is back within a second of its return (broker.py).
+    CELERY_BROKER_TRANSPORT = "guandan_site.broker:Transport"
+    CELERY_WORKER_CONSUMER = "guandan_site.broker:Consumer"
     GUANDAN_SCHEDULER = "celery"
     # Shared by every process: the per-client throttles (guandan_site/throttle.py).
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": "guandan", "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2}}}
+                          "KEY_PREFIX": REDIS_PREFIX, "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2}}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     # No worker runs in the embedded mode; the app still loads with this transport.
@@ -221,7 +243,15 @@ CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TIMEZONE = "UTC"
 # Celery beat re-arms overdue turns after any crash (games.live.tasks.sweep); the embedded
 # default runs the same sweep on the server's event loop (games.live.scheduler).
-CELERY_BEAT_SCHEDULE = {"sweep-overdue-turns": {"task": "games.sweep", "schedule": 5.0}}
+CELERY_BEAT_SCHEDULE = {
+    "sweep-overdue-turns": {"task": "games.sweep", "schedule": 5.0},
+    # Tournaments (R13): close registration, start and end rounds when due; the embedded
+    # scheduler runs the same entries in process (games/live/scheduler.py).
+    "advance-tournaments": {"task": "games.tournaments_sweep", "schedule": 5.0},
+    # Daily: free the usernames of accounts deleted 30 days ago, drop old bot tickets
+    # (accounts/tasks.py; ``manage.py housekeeping`` does the same from cron).
+    "housekeeping": {"task": "accounts.housekeeping", "schedule": 24 * 3600.0},
+}
 # A deal's analysis takes seconds of CPU: its own queue and worker
 # (deploy/systemd/guandan-analysis.service), so no table turn waits behind it. The sweep
 # sends analyses left queued by a crash again (games.analysis.services.resume_analyses).
@@ -284,6 +314,35 @@ GUANDAN_HASHING_THREADS = env_int("GUANDAN_HASHING_THREADS", 1)
 # Per client (IP address) and 10 minutes: new guests, and practice tables started.
 GUANDAN_GUESTS_PER_10_MINUTES = env_int("GUANDAN_GUESTS_PER_10_MINUTES", 10)
 GUANDAN_PRACTICE_STARTS_PER_10_MINUTES = env_int("GUANDAN_PRACTICE_STARTS_PER_10_MINUTES", 30)
+# Per client address and hour: new accounts (sign-up and a guest's registration, each a
+# password hash), and password-reset emails asked for.
+GUANDAN_REGISTRATIONS_PER_HOUR = env_int("GUANDAN_REGISTRATIONS_PER_HOUR", 10)
+GUANDAN_PASSWORD_RESETS_PER_HOUR = env_int("GUANDAN_PASSWORD_RESETS_PER_HOUR", 5)
+# Per player and hour: downloads of "my data" (every match and deal, as JSON); per player
+# and 15 minutes: attempts to delete the account (each a password check).
+GUANDAN_DATA_EXPORTS_PER_HOUR = env_int("GUANDAN_DATA_EXPORTS_PER_HOUR", 10)
+GUANDAN_DELETE_ATTEMPTS_PER_15_MINUTES = env_int("GUANDAN_DELETE_ATTEMPTS_PER_15_MINUTES", 5)
+# Deal analyses (seconds of CPU each, games/analysis/services.py): per player, how many
+# may wait at once and how many an hour; for the whole site, how many may wait at once.
+GUANDAN_ANALYSES_WAITING_PER_PLAYER = env_int("GUANDAN_ANALYSES_WAITING_PER_PLAYER", 2)
+GUANDAN_ANALYSES_PER_HOUR = env_int("GUANDAN_ANALYSES_PER_HOUR", 20)
+GUANDAN_ANALYSIS_QUEUE = env_int("GUANDAN_ANALYSIS_QUEUE", 100)
+
+# Email (password resets): printed to the console unless an SMTP server is set.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env_int("EMAIL_PORT", 587)
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=not env_bool("EMAIL_USE_SSL"))
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL")
+    EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Guandan <noreply@localhost>")
+# A password-reset link works for a day.
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 24 * 3600)
 
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "games:lobby"
@@ -310,14 +369,18 @@ USE_TZ = True
 # --- Static files ------------------------------------------------------------------------
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic writes (GUANDAN_STATIC_ROOT: a browser test's served site collects
+# into a folder of its own).
+STATIC_ROOT = Path(os.environ.get("GUANDAN_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    # Collected files are gzipped and named by their content's hash (cached for ever);
+    # files no manifest lists keep their plain names (guandan_site/storage.py).
+    "staticfiles": {"BACKEND": "guandan_site.storage.StaticStorage"},
 }
 # Serve files straight from the apps too, so a checkout works before collectstatic
-# (tests, a browser test's server process).
+# (unit tests in a fresh clone).
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 

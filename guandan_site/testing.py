@@ -12,6 +12,11 @@ Two things make this reliable (docs/architecture.md, "Known pitfalls"):
   give tests one), or PostgreSQL. Tests that use the site need committed data
   (``transactional_db``).
 
+It serves the static files as production does: collected (``collectstatic``) into a
+folder of its own, gzipped and named by their content (guandan_site/storage.py), so what a
+browser test measures is what a player downloads, whatever a checkout's own
+``staticfiles/`` holds.
+
 The in-memory channel layer lives inside the server process, so a ``group_send`` from the
 test process never reaches the server's consumers: drive such flows through the browser
 (with Redis, ``REDIS_URL``, both processes share the layer).
@@ -20,8 +25,14 @@ test process never reaches the server's consumers: drive such flows through the 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
+import shutil
+import subprocess
+import sys
+import tempfile
 from functools import partial
+from pathlib import Path
 
 from channels.testing.live import make_application
 from daphne.testing import DaphneProcess
@@ -56,6 +67,7 @@ class LiveSite:
         self.startup_timeout = startup_timeout
         self.process: DaphneProcess | None = None
         self.port: int | None = None
+        self.static_root: str | None = None
 
     @property
     def url(self) -> str:
@@ -65,7 +77,17 @@ class LiveSite:
     def ws_url(self) -> str:
         return f"ws://{self.host}:{self.port}"
 
+    def collect_static(self) -> None:
+        """``collectstatic`` into a fresh folder, which the server process serves from
+        (``GUANDAN_STATIC_ROOT``, read by the settings it imports when spawned)."""
+        self.static_root = tempfile.mkdtemp(prefix="guandan-static-")
+        manage = Path(__file__).resolve().parents[1] / "manage.py"
+        subprocess.run([sys.executable, str(manage), "collectstatic", "--noinput", "--verbosity", "0"],
+                       env=dict(os.environ, GUANDAN_STATIC_ROOT=self.static_root), check=True, timeout=120)
+        os.environ["GUANDAN_STATIC_ROOT"] = self.static_root
+
     def start(self) -> LiveSite:
+        self.collect_static()
         # DaphneProcess makes its Value, Event and Queue with the default context, so the
         # default itself must be spawn before it is built.
         multiprocessing.set_start_method("spawn", force=True)
@@ -90,14 +112,17 @@ class LiveSite:
         return trace
 
     def stop(self) -> None:
-        if self.process is None:
-            return
-        self.process.terminate()
-        self.process.join(timeout=10)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join(timeout=5)
-        self.process = None
+        if self.process is not None:
+            self.process.terminate()
+            self.process.join(timeout=10)
+            if self.process.is_alive():
+                self.process.kill()
+                self.process.join(timeout=5)
+            self.process = None
+        if self.static_root is not None:
+            os.environ.pop("GUANDAN_STATIC_ROOT", None)
+            shutil.rmtree(self.static_root, ignore_errors=True)
+            self.static_root = None
 
     def __enter__(self) -> LiveSite:
         return self.start()

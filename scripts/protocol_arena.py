@@ -13,10 +13,13 @@ a match with its tribute and return). Each seat is sent exactly what this site's
 endpoint would send it (``games.botapi.messages.SeatFeed``, built from the seat's view),
 and one ``act`` at a time: to the first seat to act. An answer that is not a valid
 ``actIndex`` within ``--timeout`` seconds is a timeout (R9.2: the engine's automatic
-action) and is counted.
+action) and is counted. As at the site, a client that disconnects is not waited for: its
+seat is played by the site's normal bot (the autopilot) at once until the client connects
+again to the same address, when it is sent the deal so far (``beginning`` with its dealt
+hand, then what happened since); those moves are counted too.
 
 Prints team A's deal win rate and mean level change per deal with 95% intervals over the
-seat-swapped pairs, and the timeouts, as JSON on stdout (progress on stderr). Typical
+seat-swapped pairs, the timeouts and the autopilot's moves, as JSON on stdout (progress on stderr). Typical
 use, each client in its own process:
 
     .venv/bin/python -m games.bots.client --url ws://127.0.0.1:23456/game/client1 --bot expert
@@ -37,10 +40,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from websockets.asyncio.server import serve  # noqa: E402
+from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from games.botapi.messages import SeatFeed, action_behind  # noqa: E402
 from games.bots.arena import deal_setup  # noqa: E402
 from games.bots.fastsim import level_change  # noqa: E402
+from games.bots.registry import get_bot  # noqa: E402
 from games.engine.deal import Action, apply, new_deal, timeout_action  # noqa: E402
 from games.engine.errors import RuleError  # noqa: E402
 from games.engine.views import view_for  # noqa: E402
@@ -51,10 +56,14 @@ class Arena:
         self.deals, self.seed, self.timeout = deals, seed, timeout
         self.sockets: dict[int, object] = {}
         self.answers = {seat: asyncio.Queue() for seat in range(4)}
+        self.gone = {seat: asyncio.Event() for seat in range(4)}  # set while a seat has no client
         self.ready = asyncio.Event()
         self.done = asyncio.Event()
         self.timeouts = [0, 0, 0, 0]
+        self.autopilot = [0, 0, 0, 0]
         self.answer_ms: list[float] = []
+        self.feeds: list[SeatFeed] = []
+        self.autopilot_bot = get_bot("normal")
 
     async def handler(self, socket):
         path = socket.request.path
@@ -62,20 +71,49 @@ class Arena:
             seat = int(path.rstrip("/").rsplit("client", 1)[1]) - 1
             assert 0 <= seat < 4 and seat not in self.sockets
         except (ValueError, IndexError, AssertionError):
-            await socket.close(1008, "connect to /game/client1 .. /game/client4, once each")
+            await socket.close(1008, "connect to /game/client1 .. /game/client4, one client each")
             return
         self.sockets[seat] = socket
+        self.gone[seat].clear()
+        while not self.answers[seat].empty():
+            self.answers[seat].get_nowait()  # answers of a client that is gone
+        if self.feeds:
+            self.feeds[seat] = SeatFeed(position=seat)  # the deal so far, from its beginning
         print(f"client{seat + 1} connected", file=sys.stderr)
         if len(self.sockets) == 4:
             self.ready.set()
         try:
             async for text in socket:
                 await self.answers[seat].put(text)
+        except ConnectionClosed:
+            pass  # the client went away without a close frame
         finally:
-            await self.done.wait()
+            if self.sockets.get(seat) is socket:
+                del self.sockets[seat]
+                self.gone[seat].set()
+                if not self.done.is_set():
+                    print(f"client{seat + 1} disconnected: its seat is on autopilot", file=sys.stderr)
 
     async def send(self, seat: int, message: dict) -> None:
-        await self.sockets[seat].send(json.dumps(message, separators=(",", ":")))
+        socket = self.sockets.get(seat)
+        if socket is None:
+            return
+        try:
+            await socket.send(json.dumps(message, separators=(",", ":")))
+        except Exception:  # closed meanwhile: the handler notices
+            pass
+
+    async def answer(self, seat: int):
+        """The client's answer text, or None when it is gone or runs out of time."""
+        if seat not in self.sockets:
+            return None
+        get = asyncio.ensure_future(self.answers[seat].get())
+        gone = asyncio.ensure_future(self.gone[seat].wait())
+        finished, _ = await asyncio.wait({get, gone}, timeout=self.timeout, return_when=asyncio.FIRST_COMPLETED)
+        for task in (get, gone):
+            if task not in finished:
+                task.cancel()
+        return get.result() if get in finished else ""
 
     async def play_game(self, game: int, index: int, swapped: bool) -> tuple[int, bool]:
         hands, level, prev, deal_seed = deal_setup(self.seed, index)
@@ -83,29 +121,36 @@ class Arena:
             hands = tuple(hands[(seat - 1) % 4] for seat in range(4))
             prev = None if prev is None else tuple((p + 1) % 4 for p in prev)
         state = new_deal(hands=hands, level=level, team_levels=(level, level), prev_places=prev, seed=deal_seed)
-        feeds = [SeatFeed(position=seat) for seat in range(4)]
+        self.feeds = [SeatFeed(position=seat) for seat in range(4)]
         while True:
             seat = None if state.is_over else state.to_act[0]
             for s in range(4):
-                for message in feeds[s].feed(game, view_for(state, s)):
+                feed = self.feeds[s]
+                for message in feed.feed(game, view_for(state, s)):
                     if message["type"] == "act" and s != seat:
-                        feeds[s].asked_step, feeds[s].pending = None, None  # asked when first to act
+                        feed.asked_step, feed.pending = None, None  # asked when first to act
                         continue
                     await self.send(s, message)
             if state.is_over:
                 break
-            pending = feeds[seat].pending
+            pending = self.feeds[seat].pending
             started = time.perf_counter()
             action = None
-            try:
-                text = await asyncio.wait_for(self.answers[seat].get(), self.timeout)
-                index_chosen = json.loads(text)["actIndex"]
-                if isinstance(index_chosen, int) and not isinstance(index_chosen, bool) and 0 <= index_chosen < len(pending.behind):
-                    kind, cards, reading = action_behind(pending, index_chosen)
-                    action = Action(kind, seat, cards, reading, "human")
-            except (asyncio.TimeoutError, ValueError, KeyError, TypeError):
-                pass
-            self.answer_ms.append((time.perf_counter() - started) * 1000)
+            text = await self.answer(seat)
+            if text is None:  # no client: the autopilot plays the seat (R9.2)
+                self.autopilot[seat] += 1
+                self.feeds[seat].asked_step, self.feeds[seat].pending = None, None
+                action = self.autopilot_bot.choose(view_for(state, seat), rng_seed=deal_seed).as_actor("bot")
+            else:
+                try:
+                    index_chosen = json.loads(text)["actIndex"]
+                    if isinstance(index_chosen, int) and not isinstance(index_chosen, bool) \
+                            and 0 <= index_chosen < len(pending.behind):
+                        kind, cards, reading = action_behind(pending, index_chosen)
+                        action = Action(kind, seat, cards, reading, "human")
+                except (ValueError, KeyError, TypeError, AttributeError):
+                    pass
+                self.answer_ms.append((time.perf_counter() - started) * 1000)
             if action is None:
                 self.timeouts[seat] += 1
                 action = timeout_action(state, seat)
@@ -135,6 +180,8 @@ class Arena:
             print(f"deal {index + 1}/{self.deals}: team A won {sum(wins)}/{len(wins)} ({rate:.1%}), "
                   f"{time.monotonic() - started:.0f} s", file=sys.stderr)
         self.done.set()
+        for socket in list(self.sockets.values()):
+            await socket.close()
         win_rate, win_ci = _mean_ci([(a[0] + b[0]) / 2 for a, b in pairs])
         change, change_ci = _mean_ci([(a[1] + b[1]) / 2 for a, b in pairs])
         answers = sorted(self.answer_ms)
@@ -143,6 +190,7 @@ class Arena:
             "team_a_win_rate": round(win_rate, 4), "win_rate_ci95": round(win_ci, 4),
             "team_a_level_change": round(change, 3), "level_change_ci95": round(change_ci, 3),
             "timeouts_by_seat": self.timeouts,
+            "autopilot_moves_by_seat": self.autopilot,
             "answer_ms_p50_p95_max": [round(_percentile(answers, q), 1) for q in (0.5, 0.95, 1.0)],
             "seconds": round(time.monotonic() - started),
         }

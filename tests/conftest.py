@@ -45,18 +45,88 @@ def fast_password_hashing(request):
         yield
 
 
-# The per-client limits on guests and practice starts (guandan_site/throttle.py) count
-# every request from 127.0.0.1: a whole run makes more than a player would, so they are
-# lifted for the servers tests spawn (the environment) and, below, in this process;
-# tests/site/test_security.py sets them low on purpose.
-os.environ.setdefault("GUANDAN_GUESTS_PER_10_MINUTES", "1000000")
-os.environ.setdefault("GUANDAN_PRACTICE_STARTS_PER_10_MINUTES", "1000000")
+# The per-client and per-player limits (guandan_site/throttle.py, the analyses' queue)
+# count every request from 127.0.0.1: a whole run makes more than a player would, so they
+# are lifted for the servers tests spawn (the environment) and, below, in this process;
+# tests/site/test_security.py and tests/site/test_limits.py set them low on purpose.
+LIFTED_LIMITS = (
+    "GUANDAN_GUESTS_PER_10_MINUTES", "GUANDAN_PRACTICE_STARTS_PER_10_MINUTES", "GUANDAN_REGISTRATIONS_PER_HOUR",
+    "GUANDAN_PASSWORD_RESETS_PER_HOUR", "GUANDAN_DATA_EXPORTS_PER_HOUR", "GUANDAN_DELETE_ATTEMPTS_PER_15_MINUTES",
+    "GUANDAN_ANALYSES_PER_HOUR", "GUANDAN_ANALYSES_WAITING_PER_PLAYER", "GUANDAN_ANALYSIS_QUEUE",
+    "GUANDAN_QUICKPLAY_PER_10_MINUTES",
+)
+for _name in LIFTED_LIMITS:
+    os.environ.setdefault(_name, "1000000")
+
+
+@pytest.fixture(autouse=True)
+def fresh_counts():
+    """Each test counts its own requests. In the embedded lane the throttles' counts live
+    in this process's memory cache (which nothing else uses), keyed by user ids that
+    SQLite gives out again after each test: it starts empty. With Redis, ids are not
+    reused within a run, but a new test database gives them out again from 1 while an
+    earlier run's counts (kept for their hour) are still in the shared server: the
+    throttles' own keys are deleted, nothing else of the server's."""
+    from django.core.cache import cache
+
+    if "LocMemCache" in settings.CACHES["default"]["BACKEND"]:
+        cache.clear()
+    elif "RedisCache" in settings.CACHES["default"]["BACKEND"]:
+        client = cache._cache.get_client(write=True)
+        stale = list(client.scan_iter(match=cache.make_key("throttle:*"), count=1000))
+        if stale:
+            client.delete(*stale)
 
 
 @pytest.fixture(autouse=True)
 def no_client_limits(settings):
-    settings.GUANDAN_GUESTS_PER_10_MINUTES = 1_000_000
-    settings.GUANDAN_PRACTICE_STARTS_PER_10_MINUTES = 1_000_000
+    for name in LIFTED_LIMITS:
+        setattr(settings, name, 1_000_000)
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """Every test starts in the site's default language: a request through Django's
+    test client leaves its language active in the test's thread (LocaleMiddleware
+    activates, nothing deactivates), which would make later tests' order matter."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
+def fresh_leaderboards():
+    """Each test reads the leaderboards afresh (their pages are cached for a minute)."""
+    from games.players.selectors import forget_cached
+
+    forget_cached()
+
+
+@pytest.fixture(autouse=True)
+def pooled_connections_given_back(request):
+    """On PostgreSQL, every connection a test's threads took from this process's pool is
+    back in it when the test ends. One left checked out (a thread that used the database
+    and ended without closing it) is never given back, and a few of them leave a later
+    test waiting ten seconds for a connection and failing far from the cause: such a test
+    is named in a warning and the pool is renewed, so the next test starts with a whole
+    one."""
+    yield
+    from django.db import connections
+
+    backend = connections["default"]
+    pool = getattr(type(backend), "_connection_pools", {}).get(backend.alias)
+    if pool is None:
+        return
+    stats = pool.get_stats()
+    held = stats.get("pool_size", 0) - stats.get("pool_available", 0) - (backend.connection is not None)
+    if held > 0:
+        import warnings
+
+        warnings.warn(f"{request.node.nodeid} left {held} pooled database connection(s) checked out; "
+                      "the pool is renewed", stacklevel=1)
+        backend.close_pool()
 
 
 @pytest.fixture
@@ -152,15 +222,20 @@ class Timers:
 
 @pytest.fixture(autouse=True)
 def timers(monkeypatch):
-    """Timers (bot turns, timeouts, the next deal, deal analyses) are recorded, not run,
+    """Timers (bot turns, timeouts, the next deal, deal analyses, the quick-play matcher)
+    are recorded, not run,
     so nothing moves a table behind a test's back; ``timers.run()`` runs them when a test
     wants. Browser tests' servers run their own real timers in their own process."""
     from games.analysis import services as analysis_services
     from games.live import door, scheduler
+    from games.quickplay import services as quickplay_services
+    from games.tournaments import services as tournament_services
 
     recorder = Timers()
     monkeypatch.setattr(door, "schedule", recorder)
     monkeypatch.setattr(analysis_services, "schedule", recorder)
+    monkeypatch.setattr(quickplay_services, "schedule", recorder)
+    monkeypatch.setattr(tournament_services, "schedule", recorder)
     monkeypatch.setattr(scheduler, "bind_loop", lambda loop: None)
     return recorder
 

@@ -156,12 +156,22 @@ class Verdicts:
     # The plot
 
     def chances(self) -> list[float]:
-        """Team A's chance of winning the deal at every step (0.5 as dealt)."""
+        """Team A's chance of winning the deal at every step (0.5 as dealt; the result
+        after the last action, games/bots/analysis.py)."""
         chances = [0.5]
         for decision in self.decisions:
             chance = decision["win_chance_a"]
             chances.append(chances[-1] if chance is None else chance)
         return chances
+
+    def errors(self) -> list[float]:
+        """The 95% sampling error of each step's chance (0 as dealt and at the result;
+        0 too for an analysis stored before errors were kept)."""
+        errors = [0.0]
+        for decision in self.decisions:
+            error = decision.get("win_chance_error")
+            errors.append(errors[-1] if error is None else error)
+        return errors
 
     def plot(self, step: int, url: Callable[[int], str]) -> dict[str, Any]:
         """The geometry of the plot of team A's chance of winning the deal, step by step:
@@ -178,6 +188,11 @@ class Verdicts:
             return round(PLOT_PAD + inner_h * (1.0 - chance), 1)
 
         line = " ".join(f"{x(s)},{y(c)}" for s, c in enumerate(chances))
+        # The sampling error as a band around the line (each point's 95% interval).
+        errors = self.errors()
+        upper = [f"{x(s)},{y(min(1.0, c + e))}" for s, (c, e) in enumerate(zip(chances, errors))]
+        lower = [f"{x(s)},{y(max(0.0, c - e))}" for s, (c, e) in enumerate(zip(chances, errors))]
+        band = " ".join(upper + lower[::-1])
         middle = y(0.5)
         area = f"{x(0)},{middle} {line} {x(len(chances) - 1)},{middle}"
         points = []
@@ -192,12 +207,13 @@ class Verdicts:
             })
         current = min(step, len(chances) - 1)
         return {
-            "width": PLOT_W, "height": PLOT_H, "middle": middle, "line": line, "area": area,
+            "width": PLOT_W, "height": PLOT_H, "middle": middle, "line": line, "area": area, "band": band,
             "top": PLOT_PAD, "bottom": PLOT_H - PLOT_PAD, "left": PLOT_PAD, "right": PLOT_W - PLOT_PAD,
             "inner_width": inner_w, "upper_height": round(middle - PLOT_PAD, 1),
             "points": points,
             "current_x": x(current), "current_y": y(chances[current]),
             "current_chance": _percent(chances[current]),
+            "current_error": _percent(errors[current]),
             "description": _(
                 "Team A's chance of winning the deal after each step, from %(first)s%% as dealt to %(end)s%% at "
                 "the end; %(count)s marked moves shown as points."

@@ -28,11 +28,13 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.bots.analysis import ANALYSIS_VERSION, analyse
 from games.live.broadcast import send_to_group
 from games.live.scheduler import schedule
 from games.models import Deal, DealAnalysis, Participant
+from games.players import services as player_services
 from games.replays.log import engine_actions, replay_states
 
 log = logging.getLogger(__name__)
@@ -53,6 +55,10 @@ class AnalysisError(Exception):
         self.message = message
 
 
+class AnalysisBusy(AnalysisError):
+    """Refused for now: too many analyses wait (the player's, or the site's)."""
+
+
 def analysis_group(deal_id: int) -> str:
     """The channel group of the replay pages of one deal waiting for its analysis."""
     return f"analysis-{deal_id}"
@@ -70,10 +76,17 @@ def is_current(analysis: DealAnalysis | None) -> bool:
     return analysis is not None and analysis.status == DealAnalysis.Status.DONE and analysis.version >= ANALYSIS_VERSION
 
 
-def request_analysis(*, deal: Deal, user=None, force: bool = False, send: bool = True) -> DealAnalysis:
+def request_analysis(*, deal: Deal, user=None, force: bool = False, send: bool = True) -> DealAnalysis | None:
     """Ask for the analysis of ``deal``: by ``user`` (a player of the deal or staff), or
     by the site when ``user`` is None. Returns the row, queued or as it already was.
-    ``send=False`` queues the row without sending the task (the command runs it itself)."""
+    ``send=False`` queues the row without sending the task (the command runs it itself).
+
+    Analyses cost seconds of CPU each, so what waits is bounded (``_refuse_more``): a
+    player has at most ``GUANDAN_ANALYSES_WAITING_PER_PLAYER`` waiting and asks for at
+    most ``GUANDAN_ANALYSES_PER_HOUR`` an hour, and the site queues at most
+    ``GUANDAN_ANALYSIS_QUEUE``; beyond, a player is refused with the reason, and the
+    site's own request (a practice deal's end) is dropped (None): the player can ask
+    from the replay later. Staff and the command are not limited."""
     if not deal.is_finished:
         raise AnalysisError(_(
             "This deal is not finished: only a finished deal is analysed, since the analysis "
@@ -87,6 +100,13 @@ def request_analysis(*, deal: Deal, user=None, force: bool = False, send: bool =
             return analysis
         if analysis is not None and force and analysis.status == DealAnalysis.Status.RUNNING:
             return analysis  # running now: it finishes with the current evaluation anyway
+        if send and not force:
+            refusal = _refuse_more(user)
+            if refusal is not None:
+                if user is None:
+                    log.info("deal %s: not analysed at its end, the analysis queue is full", deal.pk)
+                    return None
+                raise AnalysisBusy(refusal)
         if analysis is None:
             analysis = DealAnalysis(deal=deal)
         analysis.version = ANALYSIS_VERSION
@@ -101,6 +121,39 @@ def request_analysis(*, deal: Deal, user=None, force: bool = False, send: bool =
         if send:
             _send_when_committed(analysis)
     return analysis
+
+
+WAITING = (DealAnalysis.Status.QUEUED, DealAnalysis.Status.RUNNING)
+
+
+def _refuse_more(user) -> str | None:
+    """Why one more analysis may not wait now, if so (see ``request_analysis``)."""
+    from django.conf import settings
+
+    from guandan_site import throttle
+
+    if user is not None and user.is_staff:
+        return None  # staff look after the site: never limited
+    player = user is not None and user.is_authenticated
+    if player:
+        mine = DealAnalysis.objects.filter(requested_by=user, status__in=WAITING).count()
+        if mine >= settings.GUANDAN_ANALYSES_WAITING_PER_PLAYER:
+            return ngettext(
+                "You already have %(count)s analysis waiting; ask for another when it is done.",
+                "You already have %(count)s analyses waiting; ask for another when one is done.", mine,
+            ) % {"count": mine}
+    waiting = DealAnalysis.objects.filter(status__in=WAITING).count()
+    if waiting >= settings.GUANDAN_ANALYSIS_QUEUE:
+        return ngettext(
+            "The analysis queue is full (%(count)s deal waiting); try again in a few minutes.",
+            "The analysis queue is full (%(count)s deals waiting); try again in a few minutes.", waiting,
+        ) % {"count": waiting}
+    if player and not throttle.allow_user(user, "analysis", limit=settings.GUANDAN_ANALYSES_PER_HOUR, period=3600):
+        return ngettext(
+            "You have asked for %(count)s analysis this hour; ask again later.",
+            "You have asked for %(count)s analyses this hour; ask again later.", settings.GUANDAN_ANALYSES_PER_HOUR,
+        ) % {"count": settings.GUANDAN_ANALYSES_PER_HOUR}
+    return None
 
 
 def _send_when_committed(analysis: DealAnalysis) -> None:
@@ -160,10 +213,14 @@ def run_analysis(analysis_id: int) -> bool:
         _announce(deal.pk, DealAnalysis.Status.FAILED, 0, 0)
         return False
     total = len(actions)
-    DealAnalysis.objects.filter(pk=analysis_id, status=DealAnalysis.Status.RUNNING).update(
-        status=DealAnalysis.Status.DONE, data=result.to_json(), version=result.version, done=total, total=total,
-        finished_at=timezone.now(),
-    )
+    data = result.to_json()
+    with transaction.atomic():
+        if DealAnalysis.objects.filter(pk=analysis_id, status=DealAnalysis.Status.RUNNING).update(
+            status=DealAnalysis.Status.DONE, data=data, version=result.version, done=total, total=total,
+            finished_at=timezone.now(),
+        ):
+            # Each player's accuracy goes on their record of the deal (the player page).
+            player_services.record_accuracy(deal=deal, accuracy=data["accuracy"])
     _announce(deal.pk, DealAnalysis.Status.DONE, total, total)
     return True
 

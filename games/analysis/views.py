@@ -1,10 +1,11 @@
 """Asking for a deal's analysis from its replay page.
 
 ``POST /replays/deals/<id>/analysis/``: a player of the deal (or staff) asks for the
-analysis of a finished deal, and is sent back to the replay (303), where the progress
-bar moves over the deal's analysis socket as the work goes on. A refusal (a deal not
+analysis of a finished deal, and is sent back to the replay's analysis panel (303, to
+``#analysis``), where the progress bar moves over the deal's analysis socket as the work goes on. A refusal (a deal not
 finished, R9.3; someone not of the deal) answers 403 with the reason and changes
-nothing; asking twice queues one analysis.
+nothing, as does one for now (too many analyses waiting: the player's or the site's,
+``services.request_analysis``) with 429; asking twice queues one analysis.
 """
 
 from __future__ import annotations
@@ -30,9 +31,13 @@ def request_analysis(request, deal_id: int):
     try:
         services.request_analysis(deal=deal, user=request.user)
     except services.AnalysisError as refusal:
-        return render(request, "replays/refused.html", {
-            "deal": deal, "message": refusal.message, "heading": _("Analysis not available")}, status=403)
+        busy = isinstance(refusal, services.AnalysisBusy)
+        heading = _("Analysis not available now") if busy else _("Analysis not available")
+        return render(request, "replays/refused.html", {"deal": deal, "message": refusal.message, "heading": heading},
+                      status=429 if busy else 403)
     back = reverse("replays:deal", args=[deal.pk])
     if request.GET:
         back += "?" + request.GET.urlencode()
-    return HttpResponseRedirect(back, status=303)
+    # Back where the player was looking: at the analysis panel and its progress bar, not at
+    # the top of the replay (the reload that shows the verdicts keeps the anchor too).
+    return HttpResponseRedirect(back + "#analysis", status=303)

@@ -21,7 +21,7 @@ from typing import Any
 
 from games.bots import protocol
 from games.bots.view import Seen
-from games.engine.cards import rank_index
+from games.engine.cards import rank_index, sort_key
 from games.engine.combos import Play
 from games.engine.reading import Reading
 
@@ -40,12 +40,37 @@ class Pending:
     behind: tuple
 
 
-def _entry_of_move(move: dict[str, Any] | None) -> list | None:
+def _entry_of_move(move: dict[str, Any] | None, level: int) -> list | None:
     if move is None:
         return None
     if move.get("pass") or move.get("reading") is None:
         return list(protocol.PASS_ENTRY)
-    return protocol.entry_of(move["cards"], Reading.from_json(move["reading"]))
+    return protocol.entry_of(move["cards"], Reading.from_json(move["reading"]), level)
+
+
+def dealt_hand(view: dict[str, Any]) -> list[int]:
+    """The hand the viewing seat was dealt, from its view alone: the cards it holds, the
+    ones it played, gave as tribute or gave back, less the ones it was given (R8). This
+    is what a seat joining mid-deal is sent as ``beginning``: with the tribute, return
+    and play notifications that follow, a bot counting its cards ends with the hand it
+    holds."""
+    seat = view["viewer"]
+    cards = list(view["hand"] or ())
+    for move in view.get("history") or ():
+        if move["seat"] == seat and not move.get("pass"):
+            cards.extend(move["cards"])
+    for gift in (view.get("tribute") or {}).get("gifts") or ():
+        returned = gift.get("returned") if gift.get("returned_done") else None
+        if gift.get("given") and gift["from"] == seat:
+            cards.append(gift["card"])
+            if returned is not None:
+                cards.remove(returned)
+        elif gift.get("given") and gift["to"] == seat:
+            cards.remove(gift["card"])
+            if returned is not None:
+                cards.append(returned)
+    level = rank_index(view["level"])
+    return sorted(cards, key=lambda card: sort_key(card, level))
 
 
 def _greater_after(history: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
@@ -89,17 +114,18 @@ class SeatFeed:
             self.deal_id, self.history_sent, self.asked_step, self.pending = deal_id, 0, None, None
             self.tribute_sent = self.back_sent = self.anti_sent = self.over_sent = False
             out.append({"type": "notify", "stage": "beginning",
-                        "handCards": protocol.codes_of(view["hand"] or ()), "myPos": self.position})
+                        "handCards": protocol.codes_of(dealt_hand(view)), "myPos": self.position})
         out.extend(self._tribute_notes(view))
         history = view.get("history") or []
+        level = rank_index(view["level"])
         if len(history) > self.history_sent:
             greater = _greater_after(history)
             for index in range(self.history_sent, len(history)):
                 move, top = history[index], greater[index]
                 out.append({
                     "type": "notify", "stage": "play",
-                    "curPos": move["seat"], "curAction": _entry_of_move(move),
-                    "greaterPos": top["seat"] if top else -1, "greaterAction": _entry_of_move(top),
+                    "curPos": move["seat"], "curAction": _entry_of_move(move, level),
+                    "greaterPos": top["seat"] if top else -1, "greaterAction": _entry_of_move(top, level),
                 })
             self.history_sent = len(history)
         if view.get("result") and not self.over_sent:
@@ -167,8 +193,8 @@ class SeatFeed:
                 reading = Reading.from_json(top["reading"])
                 entries, behind = protocol.action_list(view["hand"], level, reading)
                 last = history[-1] if history else None
-                cur_pos, cur_action = (last["seat"], _entry_of_move(last)) if last else (-1, None)
-                greater_pos, greater_action = top["seat"], _entry_of_move(top)
+                cur_pos, cur_action = (last["seat"], _entry_of_move(last, level)) if last else (-1, None)
+                greater_pos, greater_action = top["seat"], _entry_of_move(top, level)
             else:
                 entries, behind = protocol.action_list(view["hand"], level, None)
         else:
@@ -182,7 +208,7 @@ class SeatFeed:
                     behind.append(card)
         play_area: list[Any] = [None] * 4
         for move in trick:
-            play_area[move["seat"]] = _entry_of_move(move)
+            play_area[move["seat"]] = _entry_of_move(move, level)
         self.pending = Pending(deal_id, view["step"], view["phase"], tuple(behind))
         return {
             "type": "act",

@@ -142,7 +142,10 @@ def explain_move(seen: Seen, hand: Hand, move: Move | None,
                        f"card{'s' if seen.counts[partner] > 1 else ''}")
     kept = [m for m in split_hand(after).moves if m.is_bomb] if after.size else []
     if kept and not reading.is_bomb:
-        reasons.append(f"keeps your {kept[0].reading.name}")
+        # A bomb the hand makes with a wild says so: the player sees four 7s and a wild
+        # heart, not "five 7s".
+        wilds = {0: "", 1: " (with the wild)"}.get(kept[0].wilds, " (with both wilds)")
+        reasons.append(f"keeps your {kept[0].reading.name}{wilds}")
     left = split_hand(after).plays if after.size else 0
     worst = None
     for alt in alternatives:

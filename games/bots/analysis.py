@@ -23,6 +23,15 @@ coach's threshold) and ``blunder`` (>= 1.0). A seat's accuracy is the mean over 
 evaluated decisions of 100 x e^(-loss): 100 for playing the suggestion throughout,
 about 82 for a loss of 0.2 a decision, 61 for 0.5, 37 for 1.
 
+Team A's chance of winning after each step (``win_chance_a``, the replay's plot) is the
+table's view rather than the acting seat's alone: each seat judges the position from its
+own hand (sampled deals of the cards it has not seen), so one seat's estimate and the
+next one's may differ by tens of points without anything having happened. The plotted
+chance is the mean of every seat's latest estimate (0.5 as dealt, for a seat that has not
+yet been judged), so one decision moves it by at most a quarter of its own estimate's
+change, and its 95% sampling error is given (``win_chance_error``). After the deal's last
+action the chance is its result: 1 when team A took 1st (R6.6), else 0.
+
 Plain Python (no Django); ``progress(done, total)`` is called after every decision.
 """
 
@@ -33,7 +42,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from games.engine.deal import PASS, PLAY, RETURN, TRIBUTE, Action, DealState, legal_actions, team_of
+from games.engine.deal import PASS, PLAY, RETURN, TRIBUTE, Action, DealState, apply, legal_actions, team_of
 from games.engine.views import view_for
 
 from .advice import ADVICE_SAMPLES, CLEARLY_WORSE, _action_name, _tribute_reason, assess, same_action
@@ -44,7 +53,8 @@ __all__ = ["ANALYSIS_VERSION", "INACCURACY", "MISTAKE", "BLUNDER", "Decision", "
            "mark_of", "accuracy_of"]
 
 # Bumped whenever the evaluation changes, so stored analyses can be told apart and redone.
-ANALYSIS_VERSION = 1
+# 2: the chance of winning is the table's view with its error, and the result at the end.
+ANALYSIS_VERSION = 2
 INACCURACY = 0.2
 MISTAKE = CLEARLY_WORSE  # 0.5: the coach speaks up from here
 BLUNDER = 1.0
@@ -85,10 +95,11 @@ class Decision:
     reason: str = ""  # why the better action (or, for the best, why it is best)
     win_chance_a: float | None = None  # team A's (seats 1 and 3) chance after the action
     actor: str = "human"
+    win_chance_error: float | None = None  # the 95% sampling error of ``win_chance_a``
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        for key in ("loss", "played_value", "best_value", "win_chance_a"):
+        for key in ("loss", "played_value", "best_value", "win_chance_a", "win_chance_error"):
             if data[key] is not None:
                 data[key] = round(data[key], 3)
         return data
@@ -118,29 +129,31 @@ def _rounded(loss: float) -> float:
 
 
 def _decide(state: DealState, action: Action, index: int, samples: int, rng_seed: int,
-            last_chance: float | None) -> tuple[Decision, float | None]:
+            last_chance: float | None) -> tuple[Decision, tuple[float, int] | None]:
+    """The verdict on one decision, and the acting seat's estimate of team A's chance
+    after it with the number of deals it was sampled on (None when not judged)."""
     seat = action.seat
     base = dict(index=index, seat=seat, kind=action.kind, played=_action_name(action),
                 played_cards=list(action.cards), actor=action.actor)
     options = legal_actions(state, seat)
     if len(options) <= 1:
-        return Decision(mark="only", win_chance_a=last_chance, **base), last_chance
+        return Decision(mark="only", win_chance_a=last_chance, **base), None
     view = view_for(state, seat)
     if action.kind in (TRIBUTE, RETURN):
         seen = Seen.from_view(view)
         best = HeuristicBot().choose(view, rng_seed=rng_seed)
         if best.cards == action.cards:
             return Decision(mark="best", reason=_tribute_reason(seen, best.cards[0]), win_chance_a=last_chance,
-                            **base), last_chance
+                            **base), None
         loss = _rounded(max(0.0, hand_cost_without(seen, action.cards[0]) - hand_cost_without(seen, best.cards[0])))
         return Decision(mark=mark_of(loss, is_best=False), loss=loss, better=_action_name(best),
                         better_cards=list(best.cards), reason=_tribute_reason(seen, best.cards[0]),
-                        win_chance_a=last_chance, **base), last_chance
+                        win_chance_a=last_chance, **base), None
     if action.kind not in (PLAY, PASS):
-        return Decision(mark="only", win_chance_a=last_chance, **base), last_chance
+        return Decision(mark="only", win_chance_a=last_chance, **base), None
     assessment = assess(view, action, samples=samples, rng_seed=rng_seed)
     if assessment is None:
-        return Decision(mark="only", win_chance_a=last_chance, **base), last_chance
+        return Decision(mark="only", win_chance_a=last_chance, **base), None
     is_best = same_action(assessment.action, action) or assessment.taken_index == assessment.pick
     loss = 0.0 if is_best else _rounded(assessment.loss)
     chance = assessment.win_chance(assessment.taken_index)
@@ -152,7 +165,16 @@ def _decide(state: DealState, action: Action, index: int, samples: int, rng_seed
     if not is_best:
         decision.better = _action_name(assessment.action)
         decision.better_cards = list(assessment.action.cards)
-    return decision, chance_a
+    sampled = len((assessment.evaluation.scores or [[]])[assessment.taken_index]) if assessment.evaluation.scores else 0
+    return decision, (chance_a, sampled)
+
+
+def table_chance(estimates: Sequence[tuple[float, int]]) -> tuple[float, float]:
+    """The mean of the seats' estimates of team A's chance and its 95% sampling error
+    (each estimate a share of ``n`` sampled deals; the prior, ``n`` = 0, has none)."""
+    mean = sum(p for p, _n in estimates) / len(estimates)
+    variance = sum(p * (1.0 - p) / n for p, n in estimates if n) / len(estimates) ** 2
+    return mean, 1.96 * math.sqrt(variance)
 
 
 def analyse(states: Sequence[DealState], actions: Sequence[Action], *, samples: int = ADVICE_SAMPLES,
@@ -162,13 +184,26 @@ def analyse(states: Sequence[DealState], actions: Sequence[Action], *, samples: 
     if len(states) < len(actions):
         raise ValueError("a state is needed before every action")
     decisions: list[Decision] = []
-    chance: float | None = 0.5
+    # Each seat's latest estimate of team A's chance, with the deals it was sampled on
+    # (0 for the even prior as dealt): the plotted chance is their mean (module doc).
+    estimates: list[tuple[float, int]] = [(0.5, 0)] * 4
+    chance, error = 0.5, 0.0
     total = len(actions)
     for index, action in enumerate(actions):
-        decision, chance = _decide(states[index], action, index, samples, rng_seed, chance)
+        decision, estimate = _decide(states[index], action, index, samples, rng_seed, chance)
+        if estimate is not None:
+            estimates[action.seat] = estimate
+            chance, error = table_chance(estimates)
+        decision.win_chance_a, decision.win_chance_error = chance, error
         decisions.append(decision)
         if progress is not None:
             progress(index + 1, total)
+    if decisions:
+        # After the last action the chance is no estimate: it is the deal's result.
+        final = states[len(actions)] if len(states) > len(actions) else apply(states[len(actions) - 1], actions[-1])
+        if final.is_over:
+            decisions[-1].win_chance_a = 1.0 if team_of(final.finished[0]) == 0 else 0.0
+            decisions[-1].win_chance_error = 0.0
     losses: list[list[float]] = [[], [], [], []]
     for decision in decisions:
         if decision.mark != "only":

@@ -1,10 +1,12 @@
 """Play one of this site's bots on any server that speaks the competition protocol.
 
     python -m games.bots.client --url ws://HOST:PORT/game/client1 --bot expert
+    GUANDAN_BOT_TOKEN=... python -m games.bots.client --url ws://HOST/ws/bot/ --table 12 --seat 3 --bot expert
 
-connects to a Guandan AI competition server (or this site's own endpoint,
-``ws://HOST/ws/bot/?token=...&table=...&seat=...``) and answers every ``act`` message
-with the index of the chosen action. The bot sees only what the messages say: ``Tracker``
+connects to a Guandan AI competition server, or to this site's own endpoint (with the
+bot account's token, sent in the ``Authorization`` header, never in the URL; or with a
+single-use ticket URL from the bots page), and answers every ``act`` message with the
+index of the chosen action. The bot sees only what the messages say: ``Tracker``
 turns them into the seat's view (the dict ``engine.views.view_for`` would give), which
 is all a bot reads (``games.bots.view``). Card codes and action entries:
 ``games.bots.protocol``; the protocol itself: docs/bot-protocol.md.
@@ -21,9 +23,11 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 import time
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from games.engine.cards import rank_index
 from games.engine.reading import Reading
@@ -31,7 +35,7 @@ from games.engine.reading import Reading
 from . import protocol
 from .registry import BOT_NAMES, TABLE_LEVELS, get_bot
 
-__all__ = ["Tracker", "choose_index", "play", "main"]
+__all__ = ["Tracker", "choose_index", "play", "site_url", "main"]
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +129,8 @@ class Tracker:
         if message["stage"] == "play" and not leading and message.get("greaterAction"):
             entry = message["greaterAction"]
             if self.top is not None and protocol.same_entry(entry, protocol.entry_of(
-                    self.top["cards"], Reading.from_json(self.top["reading"]) if self.top["reading"] else None)):
+                    self.top["cards"], Reading.from_json(self.top["reading"]) if self.top["reading"] else None,
+                    self.level)):
                 top = self.top
             else:  # the tracker missed it (joined mid-deal): read it from the message
                 cards = protocol.ids_for_codes(entry[2], hand)  # played cards: any copy outside the hand
@@ -197,7 +202,7 @@ def choose_index(bot, tracker: Tracker, message: dict[str, Any], *, rng_seed: in
         return next((i for i, e in enumerate(entries) if e[2] and e[2][0] == code), 0)
     if action.kind == "pass":
         return next((i for i, e in enumerate(entries) if e[0] == "PASS"), 0)
-    wanted = protocol.entry_of(action.cards, action.reading)
+    wanted = protocol.entry_of(action.cards, action.reading, tracker.level)
     for i, entry in enumerate(entries):
         if protocol.same_entry(entry, wanted):
             return i
@@ -208,23 +213,46 @@ def choose_index(bot, tracker: Tracker, message: dict[str, Any], *, rng_seed: in
     return next((i for i, e in enumerate(entries) if e[0] == "PASS"), 0)
 
 
+def site_url(url: str, *, table: int | None = None, seat: int | None = None, code: str | None = None) -> str:
+    """This site's endpoint URL with the table, seat and invitation code to take, and
+    ``errors=1``: the site's own client reads refusals (a competition client would not)."""
+    query = {"errors": "1"}
+    if table is not None:
+        query["table"] = str(table)
+    if seat is not None:
+        query["seat"] = str(seat)
+    if code:
+        query["code"] = code
+    parts = urlsplit(url)
+    merged = dict(parse_qsl(parts.query))
+    merged.update(query)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(merged), ""))
+
+
 def play(url: str, bot_name: str, *, budget_ms: float | None = 300, seed: int = 0,
-         stats: dict | None = None, deals: int | None = None) -> int:
+         stats: dict | None = None, deals: int | None = None, token: str | None = None) -> int:
     """Connect to ``url`` and play until the server closes the connection (or, with
     ``deals``, until that many deals have ended). Returns the number of acts answered.
-    ``stats`` (optional) collects ``move_ms`` per answer, ``errors`` (the server's
-    refusals) and ``deals`` (the ``episodeOver`` messages)."""
+    ``token``: this site's bot token, sent as ``Authorization: Bearer`` (never in the
+    URL). ``stats`` (optional) collects ``move_ms`` per answer, ``errors`` (the server's
+    refusals), ``deals`` (the ``episodeOver`` messages) and ``closed`` (the server's
+    close code and reason)."""
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
     bot = get_bot(bot_name, budget_ms=budget_ms)
     tracker = Tracker()
     answered = 0
-    with connect(url, max_size=2 ** 24, open_timeout=30) as socket:
+    headers = {"Authorization": f"Bearer {token}"} if token else None
+    with connect(url, max_size=2 ** 24, open_timeout=30, additional_headers=headers) as socket:
         while True:
             try:
                 text = socket.recv()
-            except ConnectionClosed:
+            except ConnectionClosed as closed:
+                if closed.rcvd is not None and closed.rcvd.code not in (1000, 1001):
+                    log.warning("the server closed the connection: %s %s", closed.rcvd.code, closed.rcvd.reason)
+                if stats is not None and closed.rcvd is not None:
+                    stats["closed"] = (closed.rcvd.code, closed.rcvd.reason)
                 break
             message = json.loads(text)
             kind = message.get("type")
@@ -252,7 +280,14 @@ def play(url: str, bot_name: str, *, budget_ms: float | None = 300, seed: int = 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.bots.client", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--url", required=True, help="ws://HOST:PORT/game/client1, or this site's ws/bot/ URL")
+    parser.add_argument("--url", required=True,
+                        help="ws://HOST:PORT/game/client1; this site's ws://HOST/ws/bot/ (with --token, --table and "
+                             "--seat); or a ticket URL from this site's bots page")
+    parser.add_argument("--token", default=os.environ.get("GUANDAN_BOT_TOKEN"),
+                        help="this site's bot token (default: $GUANDAN_BOT_TOKEN), sent in the Authorization header")
+    parser.add_argument("--table", type=int, help="this site's table to sit at (with --token)")
+    parser.add_argument("--seat", type=int, choices=(1, 2, 3, 4), help="the seat to take, 1-4 (with --token)")
+    parser.add_argument("--code", help="a friend table's invitation code (with --token)")
     parser.add_argument("--bot", default="expert", choices=sorted(set(BOT_NAMES) | set(TABLE_LEVELS)))
     parser.add_argument("--budget-ms", type=float, default=300, help="the expert's time per move")
     parser.add_argument("--seed", type=int, default=0)
@@ -260,7 +295,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     stats: dict = {}
-    answered = play(args.url, args.bot, budget_ms=args.budget_ms, seed=args.seed, deals=args.deals, stats=stats)
+    url = args.url
+    if args.token:
+        url = site_url(url, table=args.table, seat=args.seat, code=args.code)
+    answered = play(url, args.bot, budget_ms=args.budget_ms, seed=args.seed, deals=args.deals, stats=stats,
+                    token=args.token)
     times = sorted(stats.get("move_ms", [])) or [0.0]
     p50, p95 = times[len(times) // 2], times[min(len(times) - 1, int(0.95 * len(times)))]
     print(f"answered {answered} act messages; move time p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {times[-1]:.1f} ms",

@@ -19,14 +19,15 @@ Card codes: suit then rank, ``S H C D`` then ``2 3 4 5 6 7 8 9 T J Q K A``; the 
 >>> [entry_of(p.cards, p.reading) for p in legal_plays(parse_faces(["AS", "2S", "3H", "4C", "5D"]), r("7"), None)][-1]
 ['Straight', 'A', ['SA', 'S2', 'H3', 'C4', 'D5']]
 
-Action list order (``action_list``): when following, ``PASS`` is index 0; then the
-ordinary plays by shape (Single, Pair, Trips, ThreeWithTwo, Straight, ThreePair,
-TwoTrips), each from weakest to strongest (R2.3 strength for singles, pairs, triples and
+Action list order (``action_list``), as the platform lists them: when following, ``PASS``
+is index 0; then the ordinary plays by shape (Single, Pair, Trips, ThreePair,
+ThreeWithTwo, TwoTrips, Straight), each from weakest to strongest (R2.3 strength for singles, pairs, triples and
 full houses, the natural top of the run for runs, R2.4); then the bombs up the ladder
 (R5.2: 4-card < 5-card < straight flush < 6 ... 10-card < joker bomb), within a rung by
 strength (rank bombs) or natural top (straight flushes); ties (the same reading from
 different cards) by the card codes. Every distinct play is listed once: the same
-multiset of cards under the same reading (R3.5) is one entry.
+multiset of cards under the same reading (R3.5) is one entry. Inside an entry the cards
+follow the platform's order too (``_card_order``): bots look cards up by position.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from games.engine.cards import (
-    BIG_JOKER, RANK_OF, RANKS, SMALL_JOKER, SUIT_OF, SUITS, ids_of_face, strength,
+    BIG_JOKER, RANK_OF, RANKS, SMALL_JOKER, SUIT_OF, SUITS, ids_of_face, is_wild, strength,
 )
 from games.engine.combos import Play, readings_of, run_ranks
 from games.engine.plays import legal_plays
@@ -56,7 +57,8 @@ TYPE_OF_SHAPE = {
     STRAIGHT: "Straight", PAIR_RUN: "ThreePair", TRIPLE_RUN: "TwoTrips",
     BOMB: "Bomb", STRAIGHT_FLUSH: "StraightFlush", JOKER_BOMB: "Bomb",
 }
-_ORDINARY_ORDER = (SINGLE, PAIR, TRIPLE, FULL_HOUSE, STRAIGHT, PAIR_RUN, TRIPLE_RUN)
+# The platform's order of the ordinary types in an action list.
+_ORDINARY_ORDER = (SINGLE, PAIR, TRIPLE, PAIR_RUN, FULL_HOUSE, TRIPLE_RUN, STRAIGHT)
 JOKER_RANK = "JOKER"
 
 
@@ -122,23 +124,87 @@ def _entry_rank(reading: Reading) -> str:
     return rank_code(reading.key)
 
 
-def _card_order(card_ids: Sequence[int], reading: Reading) -> list[int]:
-    """The cards of a play in reading order: runs from their low end (the ace first in
-    A-5), a full house's triple before its pair, else by rank; wilds last."""
-    if reading.shape in RUN_LENGTH:
-        ranks = run_ranks(reading.key, RUN_LENGTH[reading.shape])
-        place = {rank: i for i, rank in enumerate(ranks)}
-        return sorted(card_ids, key=lambda c: (place.get(RANK_OF[c], 99), SUIT_OF[c], c))
-    if reading.shape == FULL_HOUSE:
-        return sorted(card_ids, key=lambda c: (RANK_OF[c] != reading.key, RANK_OF[c], SUIT_OF[c], c))
-    return sorted(card_ids, key=lambda c: (RANK_OF[c], SUIT_OF[c], c))
+NO_RANK = -1  # a slot's rank that no card has (see ``_slots``)
 
 
-def entry_of(card_ids: Sequence[int], reading: Reading | None) -> list:
-    """One action-list entry ``[type, rank, cards]`` for a play (``PASS`` for None)."""
+def _slots(card_ids: Sequence[int], reading: Reading, level: int | None) -> list[int]:
+    """The rank each card of a play stands for, in reading order: a run from its low end
+    (A2345 starts with the ace), a full house's triple then its pair, else the play's
+    rank (``SMALL_JOKER``/``BIG_JOKER`` for jokers)."""
+    shape, size = reading.shape, len(card_ids)
+    if shape in RUN_LENGTH:
+        width = size // RUN_LENGTH[shape]
+        return [rank for rank in run_ranks(reading.key, RUN_LENGTH[shape]) for _ in range(width)]
+    if shape == JOKER_BOMB:
+        return [SMALL_JOKER, SMALL_JOKER, BIG_JOKER, BIG_JOKER]
+    if shape == FULL_HOUSE:
+        others = [RANK_OF[c] for c in card_ids if RANK_OF[c] != reading.key and not _wild(c, level)]
+        pair = others[0] if others else next((RANK_OF[c] for c in card_ids if RANK_OF[c] != reading.key), None)
+        if pair is None:
+            # Both wilds make the pair and are of the triple's own rank (three level cards
+            # and the two wild hearts): they stand for some other rank, which no card of
+            # the play names. Any rank but the triple's keeps them together after it.
+            pair = NO_RANK
+        return [reading.key] * 3 + [pair] * 2
+    return [reading.key] * size
+
+
+def _wild(card_id: int, level: int | None) -> bool:
+    return level is not None and is_wild(card_id, level)
+
+
+def _card_order(card_ids: Sequence[int], reading: Reading, level: int | None = None) -> list[int]:
+    """The cards of a play in the order the competition platform lists them: by the rank
+    each stands for in reading order (``_slots``); within a rank the natural cards by suit
+    (S H C D, a wild standing for its own rank among them), then a wild standing for
+    that rank. So a run reads from its low end with each wild where it fills the gap, and
+    a full house's or a bomb's wild closes the group it completes:
+
+    >>> from games.engine.cards import parse_faces, rank_index as r
+    >>> from games.engine.combos import readings_of
+    >>> def order(faces, level):
+    ...     cards = parse_faces(faces)
+    ...     return codes_of(_card_order(cards, readings_of(cards, r(level))[0], r(level)))
+    >>> order(["6S", "7H", "2H", "9D", "5D"], "2")  # the wild fills the 8
+    ['D5', 'S6', 'H7', 'H2', 'D9']
+    >>> order(["2H", "AC", "AS", "4H", "4C"], "2")  # it completes the triple
+    ['SA', 'CA', 'H2', 'H4', 'C4']
+    >>> order(["2C", "2H"], "2")  # standing for itself: a 2 like the others
+    ['H2', 'C2']
+    >>> order(["2H", "2C", "2S", "2H", "2D"], "2")  # three 2s, and both wilds as the pair
+    ['S2', 'C2', 'D2', 'H2', 'H2']
+    """
+    slots = _slots(card_ids, reading, level)
+    wanted: dict[int, int] = {}
+    for rank in slots:
+        wanted[rank] = wanted.get(rank, 0) + 1
+    groups: dict[int, list[int]] = {rank: [] for rank in wanted}
+    fillers: list[int] = []
+    in_suit_order = sorted(card_ids, key=lambda c: (SUIT_OF[c], c))
+    # Natural cards first, then wilds standing for their own rank, into their rank's group.
+    for card in [c for c in in_suit_order if not _wild(c, level)] + [c for c in in_suit_order if _wild(c, level)]:
+        rank = RANK_OF[card]
+        if len(groups.get(rank, ())) < wanted.get(rank, 0):
+            groups[rank].append(card)
+        else:
+            fillers.append(card)
+    for group in groups.values():
+        group.sort(key=lambda c: (SUIT_OF[c], c))
+    # Wilds standing for another rank close the groups they complete, in reading order.
+    for rank in slots:
+        if fillers and len(groups[rank]) < wanted[rank]:
+            groups[rank].append(fillers.pop(0))
+    out = [card for rank in dict.fromkeys(slots) for card in groups[rank]]
+    return out + fillers  # nothing is left over for a legal reading
+
+
+def entry_of(card_ids: Sequence[int], reading: Reading | None, level: int | None = None) -> list:
+    """One action-list entry ``[type, rank, cards]`` for a play (``PASS`` for None); the
+    cards in the platform's order (``_card_order``), which needs the level to tell the
+    wild cards (R3.1)."""
     if reading is None:
         return list(PASS_ENTRY)
-    return [TYPE_OF_SHAPE[reading.shape], _entry_rank(reading), codes_of(_card_order(card_ids, reading))]
+    return [TYPE_OF_SHAPE[reading.shape], _entry_rank(reading), codes_of(_card_order(card_ids, reading, level))]
 
 
 def _sort_key(play: Play, level: int) -> tuple:
@@ -169,7 +235,7 @@ def action_list(hand: Sequence[int], level: int, top: Reading | None) -> tuple[l
         behind.append(None)
     seen: set[tuple] = set()
     for play in plays:
-        entry = entry_of(play.cards, play.reading)
+        entry = entry_of(play.cards, play.reading, level)
         key = (entry[0], entry[1], tuple(sorted(entry[2])))
         if key in seen:
             continue  # the same cards under the same reading, from another copy

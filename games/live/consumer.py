@@ -26,6 +26,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import connections
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -34,7 +35,7 @@ from games.engine.errors import RuleError
 from games.engine.reading import Reading
 from games.engine.replay import state_from_json
 from games.engine.views import view_for
-from games.live import door
+from games.live import door, talk
 from games.live import selectors as live_selectors
 from games.live.broadcast import table_group
 from games.live.render import (
@@ -45,9 +46,11 @@ from games.live.render import (
     render_public,
     scene_for,
     scene_from_event,
+    seat_name,
 )
+from accounts.models import Profile
 from games.models import Table
-from games.rules.words import advice_text, coach_text, reading_label, reason_text, rule_links
+from games.rules.words import coach_text, reading_label, reason_text, rule_links, suggestion_text
 from games.tables import selectors as table_selectors
 from games.tables.consumers import SessionBound, supported_language, viewer_language
 from games.tables.selectors import invitations
@@ -60,6 +63,7 @@ MAX_JSON_DEPTH = 4  # an action is an object of strings and lists of strings
 _WHOLE_NUMBER = re.compile(r"[0-9]{1,12}")  # ASCII digits only (no "80.7", no other scripts' digits)
 _INTERVAL = re.compile(r"[0-9]{1,2}(\.[0-9]{1,2})?")
 SORT_ACTIONS = {"sort-rank": "rank", "sort-suit": "suit", "sort-combo": "combo"}
+TALK_ACTIONS = ("talk", "talk-table", "talk-mute")
 MOVE_ACTIONS = ("pass", "tribute", "return", "play")
 
 
@@ -361,6 +365,7 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
         # messages and events, which otherwise run one at a time.
         self.turn = asyncio.Lock()
         self.seated = False
+        self.muted = False  # the viewer mutes table talk (Profile.mute_talk)
         self.presence: asyncio.Task | None = None
         if not await _in_thread(self._may_watch)():
             # No such table, or a friend table this browser was not invited to (R10.3).
@@ -373,7 +378,7 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
             # A seated player with the table open is a human at the table: it is not
             # abandoned (door.abandon_tables) while this page stays.
             self.presence = asyncio.ensure_future(self._keep_present())
-        await self.send_render()
+        await self.send_render(with_talk=True)
         self.behind: tuple[int, int] | None = None  # a newer step the resync saw first
         _resync_of_this_loop().add(self)
 
@@ -435,9 +440,12 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
             return
         await self.send(text_data=self.regions.changed(html))
 
-    async def send_render(self):
-        """The whole table, drawn afresh from the database."""
+    async def send_render(self, *, with_talk: bool = False):
+        """The whole table, drawn afresh from the database; ``with_talk``: the table talk
+        panel too (on connect), ahead of the table's regions."""
         html = await _in_thread(self.render)()
+        if html and with_talk:
+            html = await _in_thread(self._talk_panel)() + html
         if html:
             await self.send(text_data=self.regions.remember(html))
 
@@ -461,6 +469,7 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
         user = self._user()
         self.user_id = user.pk if user is not None else None
         self.seated = user is not None and table.seats.filter(user=user).exists()
+        self.muted = user is not None and Profile.objects.filter(user=user, mute_talk=True).exists()
         if self.seated:
             door.human_present(table_id=table.pk)
         return table_selectors.may_see(table, table_selectors.viewer_for(user, invited_table_ids=invited))
@@ -521,6 +530,9 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
         if not isinstance(data, dict) or not isinstance(data.get("action"), str):
             await self.refuse("R9.1", _("an action needs an \"action\" field"))
             return
+        if data["action"] in TALK_ACTIONS:
+            await self.talk(data)
+            return
         try:
             async with self.turn:
                 html = await _in_thread(self.handle)(data)
@@ -535,6 +547,100 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
             return
         if html:
             await self.send(text_data=html)
+
+    # ---- table talk (games/live/talk.py) ------------------------------------------------
+
+    async def talk(self, data: dict) -> None:
+        """A phrase or emote by the viewer's seat, the table's switch, or the viewer's
+        own mute. Phrases go to every page of the table (``table_talk``); nothing is
+        stored."""
+        action = data["action"]
+        user_id = self.user_id
+        if user_id is None:
+            await self.refuse("R10.5", _("you are watching; only seated players act"))
+            return
+        if action == "talk-mute":
+            self.muted = data.get("on") == "1"
+            await _in_thread(talk.set_muted)(user=self._user(), muted=self.muted)
+            await self.send_talk_panel()
+            return
+        position = self.scene.position_of(user_id) if self.scene is not None else None
+        if position is None:
+            position = await _in_thread(self._seat_position)()
+        if position is None:
+            await self.refuse("R10.5", _("you are watching; only seated players act"))
+            return
+        if action == "talk-table":
+            await _in_thread(talk.set_table_talk)(table_id=self.table_id, user=self._user(), on=data.get("on") == "1")
+            await self.channel_layer.group_send(table_group(self.table_id), {"type": "table.talk_state"})
+            return
+        phrase = data.get("phrase")
+        if not talk.is_phrase(phrase):
+            await self.refuse("R9.1", _("choose a phrase from the table talk list"))
+            return
+        if self.muted:
+            await self.refuse("R9.1", _("you have muted table talk; unmute it to send phrases"))
+            return
+        if await _in_thread(self._silenced)():
+            await self.refuse("R9.1", _("table talk is switched off at this table"))
+            return
+        if not await _in_thread(talk.may_speak_now)(user_id):
+            await self.refuse("R9.1", _("one phrase every %(seconds)s seconds") % {"seconds": talk.EVERY})
+            return
+        await self.channel_layer.group_send(table_group(self.table_id),
+                                            {"type": "table.talk", "seat": position, "phrase": phrase})
+
+    def _seat_position(self) -> int | None:
+        seat = Table.objects.get(pk=self.table_id).seats.filter(user_id=self.user_id).first()
+        return seat.position if seat is not None else None
+
+    def _silenced(self) -> list[str]:
+        """The names of the seated players who switched table talk off here."""
+        table = Table.objects.get(pk=self.table_id)
+        seats = {seat.user_id: seat for seat in table.seats.filter(user__isnull=False).select_related("user__profile")}
+        return [seats[user_id].user.profile.display_name for user_id in talk.silenced_by(table, seats)]
+
+    async def table_talk(self, event):
+        """A seat's phrase: shown by that seat for a few seconds, unless the viewer muted
+        table talk."""
+        if self.muted or not talk.is_phrase(event.get("phrase")):
+            return
+        scene = self.scene
+        position = event.get("seat")
+        if scene is None or position not in scene.seats:
+            return
+        with translation.override(self.language):
+            text, label = talk.words(event["phrase"])
+            html = render_to_string("live/_talk_bubble.html", {
+                "number": position + 1, "name": seat_name(scene.seats[position]), "text": text, "label": label,
+                "shown_for": talk.SHOWN_FOR})
+        await self.send(text_data=html)
+
+    async def table_talk_state(self, event):
+        await self.send_talk_panel()
+
+    async def send_talk_panel(self) -> None:
+        try:
+            html = await _in_thread(self._talk_panel)()
+        except Exception:  # the panel waits for the next change; the table goes on
+            log.exception("table %s: the table talk panel could not be drawn", self.table_id)
+            return
+        await self.send(text_data=html)
+
+    def _talk_panel(self) -> str:
+        silenced = self._silenced() if not self.muted else []
+        table = Table.objects.get(pk=self.table_id)
+        seated = self.user_id is not None and table.seats.filter(user_id=self.user_id).exists()
+        with translation.override(self.language):
+            return render_to_string("live/_talk.html", {
+                "seated": seated,
+                "signed_in": self.user_id is not None,
+                "muted": self.muted,
+                "silenced": ", ".join(silenced),
+                "mine_off": self.user_id in (table.talk_off_by or []),
+                "phrases": [(key, str(text)) for key, text in talk.PHRASES.items()],
+                "emotes": [(key, picture, str(label)) for key, (picture, label) in talk.EMOTES.items()],
+            })
 
     async def refuse(self, rule: str, message: str):
         """Answer in words, keeping the socket: drawn from the newest scene this page was
@@ -569,7 +675,8 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
                         viewer.play_as = [dict(r, name=reading_label(Reading.from_json(r["reading"])))
                                           for r in viewer.play_as]
                         viewer.message = rule_links(_("R3.5: these cards can be played several ways; choose one."))
-                    return self.render()
+                    html = self.render()
+                    return self._talk_panel() + html if html else ""  # the talk panel's words too
                 if action in SORT_ACTIONS:
                     viewer.sort = SORT_ACTIONS[action]
                     viewer.selected = tuple(_card_list(data.get("card")))
@@ -682,7 +789,7 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
     def _suggest(self, table: Table, position: int) -> str:
         from games.bots import suggest
 
-        if table.kind == Table.Kind.MATCH:
+        if not table.allows_assistance:
             raise door.PlayError("R10.8", _("suggestions are for friend and practice tables; match tables play unassisted"))
         state = state_from_json(live_selectors.current_deal(table).state)
         try:
@@ -691,7 +798,8 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
             log.exception("suggestion failed at table %s", table.pk)
             raise door.PlayError("R9.1", _("no suggestion could be found this time; try again")) from None
         self.viewer.selected = tuple(suggestion.action.cards)
-        self.viewer.message = rule_links(advice_text(suggestion.reason))
+        # The hint names what to play, then why (the cards are selected in the hand too).
+        self.viewer.message = rule_links(suggestion_text(suggestion.to_json()["name"], suggestion.reason))
         self.viewer.message_kind = "hint"
         return self.render()
 

@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 from accounts import services as account_services
 from games.analysis import services as analysis_services
 from games.engine import match as engine_match
+from games.engine.boards import Board, board_deal
 from games.engine.deal import AUTOPILOT, BOT, HUMAN, DealState, apply, timeout_action
 from games.engine.deal import Action as EngineAction
 from games.engine.errors import RuleError
@@ -41,10 +42,11 @@ from games.engine.replay import (
     state_to_json,
 )
 from games.live.broadcast import announce_table_changed
-from games.live.render import scene_for
+from games.live.render import SEAT_RELATED, scene_for
 from games.live.scheduler import schedule
 from games.live.selectors import current_deal, deal_in_play, seat_of
 from games.models import Action, Deal, Match, Seat, Table
+from games.players import services as player_services
 
 log = logging.getLogger(__name__)
 
@@ -73,11 +75,22 @@ class Outcome:
 
 
 def deal_first(*, table: Table, match: Match) -> Deal:
-    """Deal the match's first deal (call inside the transaction that starts the match)."""
+    """Deal the match's first deal (call inside the transaction that starts the match).
+    A tournament table's match plays its boards instead (R13.2): the first board."""
+    if match.boards:
+        return _open_deal(table, match, board_deal(board_of(match, 1)), number=1)
     engine = engine_match.start_match(match.seed)
     match.state = match_to_json(engine)
     match.save(update_fields=["state"])
     return _create_deal(table, match, engine)
+
+
+def board_of(match: Match, number: int) -> Board:
+    """Board ``number`` (from 1) of the boards a tournament table's match plays (R13.2)."""
+    data = match.boards[number - 1]
+    return Board(number=int(data["number"]), seed=int(data["seed"]),
+                 hands=tuple(tuple(int(c) for c in hand) for hand in data["hands"]),  # type: ignore[arg-type]
+                 level=int(data["level"]), leader=int(data["leader"]))
 
 
 def deal_row(match: Match, state: DealState, *, number: int) -> Deal:
@@ -97,8 +110,11 @@ def deal_row(match: Match, state: DealState, *, number: int) -> Deal:
 
 
 def _create_deal(table: Table, match: Match, engine: engine_match.Match) -> Deal:
-    state = engine_match.next_deal(engine)
-    deal = deal_row(match, state, number=engine.deals_played + 1)
+    return _open_deal(table, match, engine_match.next_deal(engine), number=engine.deals_played + 1)
+
+
+def _open_deal(table: Table, match: Match, state: DealState, *, number: int) -> Deal:
+    deal = deal_row(match, state, number=number)
     seats = _seats(table)
     _arm(table, deal, state, previous=None, seats=seats)
     deal.save(update_fields=["deadline", "clock_at"])
@@ -108,7 +124,7 @@ def _create_deal(table: Table, match: Match, engine: engine_match.Match) -> Deal
 
 def _seats(table: Table) -> dict[int, Seat]:
     """The table's seats by position, with what the pages show of their players."""
-    return {s.position: s for s in table.seats.select_related("user__profile", "away_user__profile")}
+    return {s.position: s for s in table.seats.select_related(*SEAT_RELATED)}
 
 
 class _SeatCache:
@@ -165,6 +181,10 @@ def start_next_deal(*, table_id: int, deal_id: int) -> Deal | None:
         match = deal.match
         if match.status != Match.Status.PLAYING:
             return None
+        if match.boards:
+            if deal.number >= len(match.boards):
+                return None  # the last board is played: the table has finished
+            return _open_deal(table, match, board_deal(board_of(match, deal.number + 1)), number=deal.number + 1)
         return _create_deal(table, match, match_from_json(match.state))
 
 
@@ -263,7 +283,7 @@ def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, a
         if new_state.is_over:
             _settle(table, deal, new_state, seats)
             fields += ["result", "finished_at"]
-        if _sync_autopilot(seats, new_state):
+        if _sync_autopilot(seats, new_state) | _away_for_the_round(table, seats):
             table.save(update_fields=["updated_at"])  # the seats changed: a new version
         seat_cache.keep_on_commit(table, seats)
         _arm(table, deal, new_state, previous=state, seats=seats)
@@ -298,7 +318,10 @@ def abandon_tables() -> int:
     Returns how many tables closed."""
     cutoff = timezone.now() - timedelta(seconds=settings.GUANDAN_ABANDON_AFTER)
     closed = 0
-    for table_id in Table.objects.filter(status=Table.Status.PLAYING, human_seen_at__lt=cutoff).values_list("pk", flat=True):
+    # A tournament table is never abandoned: the autopilot plays absent entrants to the
+    # end of its boards (R13.5), whose results count.
+    stale = Table.objects.filter(status=Table.Status.PLAYING, human_seen_at__lt=cutoff).exclude(kind=Table.Kind.TOURNAMENT)
+    for table_id in stale.values_list("pk", flat=True):
         with transaction.atomic():
             table = Table.objects.select_for_update().filter(
                 pk=table_id, status=Table.Status.PLAYING, human_seen_at__lt=cutoff).first()
@@ -327,6 +350,9 @@ def _settle(table: Table, deal: Deal, state: DealState, seats: dict[int, Seat]) 
     }
     deal.finished_at = timezone.now()
     match = deal.match
+    if match.boards:
+        _settle_board(table, deal, match)
+        return
     engine = engine_match.record(match_from_json(match.state), state)
     match.state = match_to_json(engine)
     match.level_a, match.level_b = engine.team_levels
@@ -350,11 +376,47 @@ def _settle(table: Table, deal: Deal, state: DealState, seats: dict[int, Seat]) 
     account_services.award_deal_points(
         deal=deal, winners=winners, levels_advanced=settlement.advance, match_won=engine.is_over
     )
+    # Who played, each player's record of the deal and, at a match table, the ratings
+    # (R10.10); the result carries the changes for the settlement overlay.
+    if player_services.record_deal(table=table, deal=deal, seats=seats, assisted=assisted):
+        _refresh_ratings(table, seats)
     if table.kind == Table.Kind.PRACTICE:
         # A practice deal is analysed at its end (复盘): the replay has the verdicts ready.
         transaction.on_commit(lambda: analysis_services.request_analysis(deal=deal), robust=True)
     if not engine.is_over:
         deal_id, table_id = deal.pk, table.pk
+        transaction.on_commit(
+            lambda: schedule("next_deal", table_id, deal_id, delay=settings.GUANDAN_NEXT_DEAL_DELAY)
+        )
+
+
+def _refresh_ratings(table: Table, seats: dict[int, Seat]) -> None:
+    """The seat plates show ratings (R10.10): the seats this door holds take their new
+    ratings, and the table a new version, so every process reads its seats afresh."""
+    from games.players.models import Rating
+
+    users = {seat.user_id: seat.user for seat in seats.values() if seat.user_id is not None}
+    for row in Rating.objects.filter(user_id__in=users):
+        users[row.user_id].rating = row
+    table.save(update_fields=["updated_at"])
+
+
+def _settle_board(table: Table, deal: Deal, match: Match) -> None:
+    """A tournament board ends (R13.2, R13.4): its result is the deal's places, kept on
+    the deal; no levels carry over, no career points (R10.1) nor ratings change. After the
+    last board the match and the table finish. Either way the tournament hears of it on
+    commit (task ``board_finished``), and the next board follows after the usual pause."""
+    deal.result["no_points_r10_8"] = []
+    last = deal.number >= len(match.boards)
+    if last:
+        match.status = Match.Status.FINISHED
+        match.finished_at = deal.finished_at
+        match.save(update_fields=["status", "finished_at"])
+        table.status = Table.Status.FINISHED
+        table.save(update_fields=["status", "updated_at"])
+    deal_id, table_id = deal.pk, table.pk
+    transaction.on_commit(lambda: schedule("board_finished", table_id, deal_id, delay=0))
+    if not last:
         transaction.on_commit(
             lambda: schedule("next_deal", table_id, deal_id, delay=settings.GUANDAN_NEXT_DEAL_DELAY)
         )
@@ -385,6 +447,24 @@ def _sync_autopilot(seats: dict[int, Seat], state: DealState) -> bool:
         if seat.autopilot != flag:
             seat.autopilot = flag
             seat.save(update_fields=["autopilot"])
+            changed = True
+    return changed
+
+
+def _away_for_the_round(table: Table, seats: dict[int, Seat]) -> bool:
+    """R13.5: at a tournament table, an entrant the autopilot took over (two think times
+    in a row away, R9.2) is played by it for the rest of the round: the seat passes to
+    the autopilot, as for an entrant absent when the round started, and the player is
+    kept as its away player (its results count, and are marked). Returns whether a seat
+    changed."""
+    if table.kind != Table.Kind.TOURNAMENT:
+        return False
+    changed = False
+    for seat in seats.values():
+        if seat.user_id is not None and seat.autopilot:
+            seat.away_user, seat.user = seat.user, None
+            seat.is_bot, seat.bot_level, seat.autopilot = True, table.bot_level, False
+            seat.save(update_fields=["user", "away_user", "is_bot", "bot_level", "autopilot"])
             changed = True
     return changed
 
@@ -636,7 +716,7 @@ def take_back_control(*, table: Table, user) -> None:
 def set_auto_play(*, table: Table, user, interval: Decimal | None) -> None:
     """Auto play: the seat's moves are made for it every ``interval`` seconds (the
     suggestion), until switched off (None)."""
-    if interval is not None and table.kind == Table.Kind.MATCH:
+    if interval is not None and not table.allows_assistance:
         raise PlayError("R10.8", _("auto play is for friend and practice tables; match tables play unassisted"))
     if interval is not None:
         try:
@@ -649,10 +729,30 @@ def set_auto_play(*, table: Table, user, interval: Decimal | None) -> None:
     _change_seat(table, user, auto_play=interval)
 
 
+def bot_program_connected(*, table: Table, user, connected: bool) -> bool:
+    """A bot account's program (``games.botapi``) connected to its seat, or went away.
+
+    While it is away the site plays the seat at the table's bot pace (its auto play,
+    never slower than the autopilot, R9.2), so the table does not wait a whole think
+    time on every turn of a program that is gone; the seat is shown on autopilot. Back,
+    the program plays again from the next turn. Returns whether anything changed
+    (nothing does when the user sits nowhere at the table)."""
+    seat = seat_of(table, user)
+    if seat is None:
+        return False
+    wanted = None if connected else max(Decimal(str(table.bot_speed)), Decimal(str(AUTOPILOT_DELAY)))
+    if seat.auto_play == wanted:
+        return False
+    _change_seat(table, user, auto_play=wanted)
+    return True
+
+
 def _change_seat(table: Table, user, *, restart_clock: bool = False, needs_autopilot: bool = False, **fields) -> None:
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
         seat = seat_of(table, user)
+        if seat is None and table.kind == Table.Kind.TOURNAMENT and table.seats.filter(away_user=user).exists():
+            raise PlayError("R13.5", _("the autopilot plays your seat for the rest of this round"))
         if seat is None:
             raise PlayError("R10.5", _("you are not seated at this table"))
         if needs_autopilot and not seat.autopilot:
@@ -666,6 +766,16 @@ def _change_seat(table: Table, user, *, restart_clock: bool = False, needs_autop
                 deal.save(update_fields=["deadline"])
             _rearm(table, deal)
         announce_table_changed(table.pk)
+
+
+def seats_changed(*, table: Table) -> None:
+    """Who plays a seat changed mid-deal (a bot took the seat of a player who left,
+    R10.7, or the player came back): the seat to act gets the timer its new occupant
+    needs, so a bot moves at the table's pace rather than when the think time runs out.
+    Call inside the transaction that changed the seats, with the table locked."""
+    deal = current_deal(table)
+    if deal is not None and deal.finished_at is None:
+        _rearm(table, deal)
 
 
 def _rearm(table: Table, deal: Deal) -> None:

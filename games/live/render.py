@@ -23,22 +23,25 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, Iterable, Sequence
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
 
 from accounts import career
 from accounts.selectors import display_name_of
-from games.engine.cards import ACE, RANK_OF, SUIT_OF, card_strength, is_wild
+from games.engine.cards import ACE, BIG_JOKER, RANK_OF, SMALL_JOKER, SUIT_OF, card_strength, is_wild
 from games.engine.combos import beating_readings, readings_of
 from games.engine.deal import DealState, partner_of, team_of
 from games.engine.reading import FULL_HOUSE, JOKER_BOMB, RUN_LENGTH, RUN_WIDTH, Reading, shown_rank
 from games.engine.replay import state_from_json, state_to_json
 from games.engine.views import view_for
+from games.bots.view import Seen
 from games.live.selectors import current_deal
 from games.models import Deal, Seat, Table
+from games.players import rating
 from games.rules.words import reading_label, settlement_text
 
 SORT_MODES = ("rank", "suit", "combo")
@@ -76,9 +79,11 @@ def card_context(card_id: int, level: int) -> dict[str, Any]:
     suit = SUIT_OF[card_id]
     if rank >= 13:
         return {
-            # The face: a filled crown for the big joker, an outlined one for the small,
-            # so the two differ by shape as well as by colour.
-            "id": card_id, "joker": True, "big": rank == 14, "rank": _("JOKER"),
+            # The face: its own words in the corner (大王 / 小王, BJ / SJ) and a filled
+            # crown for the big joker, an outlined one for the small, so the two differ by
+            # words and shape as well as by colour.
+            "id": card_id, "joker": True, "big": rank == 14,
+            "rank": pgettext("joker's corner", "BJ") if rank == 14 else pgettext("joker's corner", "SJ"),
             "suit": "\u265b" if rank == 14 else "\u2655", "suit_class": "bj" if rank == 14 else "sj", "wild": False,
             "name": card_label(card_id, level),
         }
@@ -104,23 +109,51 @@ class SeatInfo:
     away: bool = False
     user_id: int | None = None
     auto_play: str | None = None  # the seat's auto-play interval in seconds, or None
+    rating: str = ""  # at match tables: the player's rating ("1512", "1500?" provisional, R10.10)
+
+
+#: What the pages show of a seat's player: the seats are read with these.
+SEAT_RELATED = ("user__profile", "user__rating", "away_user__profile")
+
+
+# What a seat's row is read with to draw it: the names, and whether its player is a bot
+# account's program (``seat_info``).
+SEAT_RELATED = ("user__profile", "user__bot_account", "away_user__profile")
 
 
 def seat_infos(table: Table) -> dict[int, SeatInfo]:
     infos = {}
-    for seat in table.seats.select_related("user__profile", "away_user__profile"):
-        infos[seat.position] = seat_info(seat)
+    rated = table.kind == Table.Kind.MATCH
+    for seat in table.seats.select_related(*SEAT_RELATED):
+        infos[seat.position] = seat_info(seat, rated=rated)
     return infos
 
 
-def seat_info(seat: Seat) -> SeatInfo:
+def seat_info(seat: Seat, *, rated: bool = False) -> SeatInfo:
+    """``rated``: a match table, where the plates show ratings (R10.10); a bot's is the
+    fixed rating of its level."""
     # A bot's name is worded when drawn (``seat_name``), in each viewer's language; the
     # scene keeps only the away player's own name.
     if seat.is_bot:
         name = display_name_of(seat.away_user) if seat.away_user_id else ""
-        return SeatInfo(seat.position, name, True, away=bool(seat.away_user_id))
-    return SeatInfo(seat.position, display_name_of(seat.user), False, seat.autopilot, user_id=seat.user_id,
-                    auto_play=None if seat.auto_play is None else str(seat.auto_play))
+        shown = str(rating.bot_skill(seat.bot_level).shown) if rated else ""
+        return SeatInfo(seat.position, name, True, away=bool(seat.away_user_id), rating=shown)
+    # A bot account's program that went away is played by the site (``door.
+    # bot_program_connected``): the table shows it on autopilot (R9.2).
+    program_away = seat.auto_play is not None and hasattr(seat.user, "bot_account")
+    return SeatInfo(seat.position, display_name_of(seat.user), False, seat.autopilot or program_away,
+                    user_id=seat.user_id, auto_play=None if seat.auto_play is None else str(seat.auto_play),
+                    rating=player_rating(seat.user) if rated else "")
+
+
+def player_rating(user) -> str:
+    """A player's rating as shown ("1500?" before any rated deal), from the user's
+    rating row when it was read with the seat."""
+    try:
+        row = user.rating
+    except ObjectDoesNotExist:
+        return rating.shown(rating.START_MU, 0)
+    return row.shown
 
 
 def seat_name(info: SeatInfo) -> str:
@@ -158,6 +191,8 @@ class Scene:
     seats: dict[int, SeatInfo]
     # The state's JSON when the builder holds it already (the door just wrote it).
     state_json: dict | None = field(default=None, compare=False, repr=False)
+    # R10.8: the table offers the card counter (``Table.has_card_counter``).
+    card_counter: bool = False
 
     @property
     def seq(self) -> int:
@@ -239,7 +274,7 @@ def scene_for(table: Table, deal: Deal | None = None, seats: Iterable[Seat] | No
     if seats is None:
         infos = seat_infos(table)
     else:
-        infos = {seat.position: seat_info(seat) for seat in seats}
+        infos = {seat.position: seat_info(seat, rated=table.kind == Table.Kind.MATCH) for seat in seats}
     if Deal.match.is_cached(deal) or not hasattr(deal, "match_status"):
         match_status, match_winner = deal.match.status, deal.match.winner_team
     else:  # read with the deal, without loading the match (``selectors.deal_in_play``)
@@ -249,7 +284,7 @@ def scene_for(table: Table, deal: Deal | None = None, seats: Iterable[Seat] | No
         deal_id=deal.pk, deal_number=deal.number, match_id=deal.match_id, match_status=match_status,
         match_winner=match_winner, deadline=deal.deadline, result=deal.result,
         state=state if state is not None else state_from_json(deal.state), seats=infos,
-        state_json=state_json if state is not None else deal.state,
+        state_json=state_json if state is not None else deal.state, card_counter=table.has_card_counter,
     )
 
 
@@ -336,6 +371,7 @@ def public_context(scene: Scene) -> dict[str, Any]:
             "name": seat_name(info),
             "is_bot": info.is_bot,
             "away": info.away,
+            "rating": info.rating,
             "autopilot": bool(view["autopilot"][position]) or info.autopilot,
             "count": view["counts"][position],
             "to_act": position in view["to_act"],
@@ -366,6 +402,7 @@ def public_context(scene: Scene) -> dict[str, Any]:
     history = [dict(_move_context(m, level, infos), index=index)
                for index, m in enumerate(view["history"][start:], start)]
     return {
+        "table_id": scene.table_id,
         "deal_id": scene.deal_id,
         "match_id": scene.match_id,
         "seq": state.step,
@@ -382,6 +419,7 @@ def public_context(scene: Scene) -> dict[str, Any]:
         "history": history,
         "match_status": scene.match_status,
         "match_winner": None if scene.match_winner is None else ("A" if scene.match_winner == 0 else "B"),
+        "table_kind": scene.kind,
     }
 
 
@@ -412,6 +450,8 @@ def settlement_context(scene: Scene, names: list[str]) -> dict[str, Any]:
             "before": level_char(before[team]),
             "after": level_char(after[team]),
             "won": team == winner,
+            # R13.4: a board's result, signed from this team's side.
+            "board_score": f"+{result['advance']}" if team == winner else f"-{result['advance']}",
         })
     old, new = level_char(before[winner]), level_char(after[winner])
     advance = result["advance"]
@@ -430,7 +470,14 @@ def settlement_context(scene: Scene, names: list[str]) -> dict[str, Any]:
         rule = _("Finished %(finish)s: up %(advance)s, %(old)s to %(new)s (R7.1).") % {
             "finish": finish, "advance": advance, "old": old, "new": new}
     tribute = ""
-    if not result["match_over"]:
+    board = scene.kind == "tournament"
+    if board:
+        # R13.4: a board's result is R7.1's level change, signed from each side.
+        losers = teams[1 - winner]["names"]
+        rule = _("Finished %(finish)s: %(winners)s score +%(advance)s on this board, %(losers)s -%(advance)s "
+                 "(R13.4).") % {"finish": finish, "winners": teams[winner]["names"], "advance": advance,
+                                "losers": losers}
+    elif not result["match_over"]:
         if partner_place == 2:
             tribute = _("Next deal: %(a)s and %(b)s each give their highest card as tribute, unless they hold "
                         "both big jokers (R8.2, R8.5).") % {"a": names[places[2]], "b": names[places[3]]}
@@ -446,10 +493,16 @@ def settlement_context(scene: Scene, names: list[str]) -> dict[str, Any]:
         "rule": rule,
         "tribute": tribute,
         "explanation": settlement_text(result["explanation"]),
-        "match_over": result["match_over"],
+        "match_over": result["match_over"] and not board,
+        "board": board,
         "points": _winner_points(scene),
         # R10.8: players the autopilot played for through most of the deal earn nothing.
         "no_points": [names[p] for p in result.get("no_points_r10_8", [])],
+        # R10.10: each rated player's rating before and after the deal.
+        "ratings": [
+            {"name": names[int(position)], "team": "a" if int(position) % 2 == 0 else "b", **change}
+            for position, change in sorted((result.get("ratings") or {}).items())
+        ],
     }
 
 
@@ -581,6 +634,14 @@ def private_context(scene: Scene, seat: int | None, viewer: ViewerState, *, with
         names = _(", ").join(seat_name(infos[s]) if s in infos else str(s + 1) for s in view["to_act"])
         turn_text = _("Waiting for %(names)s.") % {"names": names}
     info = infos.get(seat) if seat is not None else None
+    # R8.4: the card given back to this seat for its tribute, which only its two seats
+    # know, shown to its donor until the first lead (as the public notice of the tribute).
+    returned_to_me = []
+    if seat is not None and not view["history"]:
+        for gift in view["tribute"]["gifts"]:
+            if gift["from"] == seat and gift.get("returned") is not None:
+                returned_to_me.append({"card": card_context(gift["returned"], level),
+                                       "name": seat_name(infos[gift["to"]]) if gift["to"] in infos else ""})
     return {
         "deal_id": scene.deal_id,
         "seq": state.step,
@@ -592,6 +653,7 @@ def private_context(scene: Scene, seat: int | None, viewer: ViewerState, *, with
         "wilds": cards_context(state.wilds, level),
         "wild_ids": tuple(state.wilds),
         "deal_number": scene.deal_number,
+        "is_board": scene.kind == "tournament",  # R13.2: a tournament table plays boards
         "phase": state.phase,
         "phase_label": PHASE_LABELS[state.phase],
         "turn_text": turn_text,
@@ -606,10 +668,11 @@ def private_context(scene: Scene, seat: int | None, viewer: ViewerState, *, with
         "viewer": viewer,
         "sort_modes": SORT_MODES,
         "auto_play": None if info is None else info.auto_play,
+        "returned_to_me": returned_to_me,
         "autopilot": bool(seat is not None and view["autopilot"][seat]),
         "auto_intervals": ("0.3", "0.5", "1", "2", "3", "4", "5"),
         # R10.8: suggestions and auto play are offered at friend and practice tables only.
-        "assisted": scene.kind != "match",
+        "assisted": scene.kind in ("friend", "practice"),  # R10.8
         "over": state.is_over,
         # What the hand fragment is drawn from: equal keys draw equal hands (see PrivateParts).
         "hand_key": (scene.deal_id, seat, tuple(view["hand"] or ()), tuple(view["partner_hand"] or ()),
@@ -621,9 +684,41 @@ def shown_rank_char(char: str) -> str:
     return "10" if char == "T" else char
 
 
+def counter_context(view: dict[str, Any]) -> dict[str, Any]:
+    """The card counter (记牌器): how many cards of each rank are still out, from the
+    seat's own knowledge only: its view's hand and the deal's public plays (the same
+    unseen cards a bot reasons from, ``games.bots.view.Seen``). Strongest first: the big
+    and small jokers, the level rank's naturals and its wild hearts, then A down to 2."""
+    seen = Seen.from_view(view)
+    naturals, wilds = seen.unseen_counts()
+    level = seen.level
+    cells = [{"rank": "BJ", "label": _("big joker"), "short": pgettext("card counter", "BJ"),
+              "count": naturals[BIG_JOKER], "of": 2, "joker": "bj"},
+             {"rank": "SJ", "label": _("small joker"), "short": pgettext("card counter", "SJ"),
+              "count": naturals[SMALL_JOKER], "of": 2, "joker": "sj"}]
+    shown = shown_rank_char(shown_rank(level))
+    cells.append({"rank": shown, "label": _("%(rank)s (level, not wild)") % {"rank": shown}, "short": shown,
+                  "count": naturals[level], "of": 6, "level": True})
+    cells.append({"rank": "wild", "label": _("wild hearts"), "short": "\u2665" + shown,
+                  "count": wilds, "of": 2, "wild": True})
+    for rank in range(ACE, -1, -1):
+        if rank != level:
+            shown = shown_rank_char(shown_rank(rank))
+            cells.append({"rank": shown, "label": shown, "short": shown, "count": naturals[rank], "of": 8})
+    return {"cells": cells, "total": sum(naturals) + wilds}
+
+
+def render_counter(scene: Scene, seat: int | None) -> str:
+    """``#tbl-counter`` for a seated viewer at a table that offers it (R10.8), else ""."""
+    if seat is None or not scene.card_counter:
+        return ""
+    return compact(render_to_string("live/_counter.html", counter_context(view_for(scene.state, seat))))
+
+
 @dataclass(frozen=True)
 class PrivateParts:
-    """A viewer's own fragments: ``#tbl-status``, ``#tbl-hand`` and ``#tbl-controls``.
+    """A viewer's own fragments: ``#tbl-status``, ``#tbl-hand``, ``#tbl-controls`` and,
+    where the table offers it, the card counter ``#tbl-counter``.
 
     ``hand_key`` says what the hand was drawn from (deal, seat, cards, partner's cards
     after R9.4, sort, selection, choices), so a page can leave its hand alone when another
@@ -635,9 +730,10 @@ class PrivateParts:
     hand: str
     controls: str
     hand_key: tuple
+    counter: str = ""
 
     def html(self, *, with_hand: bool = True) -> str:
-        return self.status + (self.hand if with_hand else "") + self.controls
+        return self.status + (self.hand if with_hand else "") + self.controls + self.counter
 
 
 def render_private_parts(scene: Scene, seat: int | None, viewer: ViewerState, *, skip_hand: tuple | None = None
@@ -652,16 +748,17 @@ def render_private_parts(scene: Scene, seat: int | None, viewer: ViewerState, *,
         context = private_context(scene, seat, viewer)
         hand = compact(render_to_string("live/_hand.html", context))
     return PrivateParts(_shells.render("live/_status.html", context, STATUS_KEYS),
-                        hand, _shells.render("live/_controls.html", context, CONTROLS_KEYS), key)
+                        hand, _shells.render("live/_controls.html", context, CONTROLS_KEYS), key,
+                        render_counter(scene, seat))
 
 
 # What the status and controls fragments show, besides the step they belong to: equal
 # values draw equal fragments but for the step (see _Shells).
-STATUS_KEYS = ("levels", "level", "wild_ids", "deal_number", "phase_label", "turn_text", "to_act", "phase", "leading")
+STATUS_KEYS = ("levels", "level", "wild_ids", "deal_number", "is_board", "phase_label", "turn_text", "to_act", "phase", "leading")
 # Not ``leading``, and in the play phase not ``to_act`` either: the pass, suggestion and
 # play buttons are drawn disabled and the page enables them by the status's ``data-turn``
 # (static/live/table.js), so the controls are not sent again each time the turn moves.
-CONTROLS_KEYS = ("seat", "over", "phase", "to_act", "autopilot", "auto_play", "has_cards", "assisted")
+CONTROLS_KEYS = ("seat", "over", "phase", "to_act", "autopilot", "auto_play", "has_cards", "assisted", "returned_to_me")
 
 
 class _Shells:
@@ -697,7 +794,11 @@ class _Shells:
 
 
 def _frozen(value):
-    return tuple(sorted(value.items())) if isinstance(value, dict) else value
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
 
 
 _shells = _Shells()

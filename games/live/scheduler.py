@@ -35,7 +35,6 @@ from django.conf import settings
 
 log = logging.getLogger(__name__)
 
-SWEEP_INTERVAL = 5.0  # seconds between in-process sweeps
 
 _loop: asyncio.AbstractEventLoop | None = None
 _sweeper: asyncio.Task | None = None
@@ -134,10 +133,30 @@ def bind_loop(loop: asyncio.AbstractEventLoop) -> None:
         _sweeper = loop.create_task(_sweep_forever())
 
 
+def periodic_tasks() -> list[tuple[str, float]]:
+    """(task name, seconds) of every periodic job: the entries of Celery beat's schedule
+    (``CELERY_BEAT_SCHEDULE``) for this site's tasks, so the embedded mode runs exactly
+    what beat runs in production (the sweep of overdue turns, the tournaments' steps)."""
+    jobs = []
+    for entry in settings.CELERY_BEAT_SCHEDULE.values():
+        task = entry["task"]
+        if task.startswith(TASK_PREFIX):
+            jobs.append((task[len(TASK_PREFIX):], float(entry["schedule"])))
+    return jobs
+
+
 async def _sweep_forever() -> None:
+    """Every periodic job on its own interval, each run once right away (whatever a
+    restart left overdue moves at once)."""
+    loop = asyncio.get_running_loop()
+    due = {name: loop.time() for name, _every in periodic_tasks()}
+    every = dict(periodic_tasks())
     while True:
-        await _run_async("sweep", ())
-        await asyncio.sleep(SWEEP_INTERVAL)
+        for name in sorted(due, key=due.get):
+            if due[name] <= loop.time():
+                await _run_async(name, ())
+                due[name] = loop.time() + every[name]
+        await asyncio.sleep(max(0.05, min(due.values()) - loop.time()))
 
 
 class SchedulerLoopMiddleware:

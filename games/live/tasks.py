@@ -10,6 +10,7 @@ from celery import shared_task
 from games.analysis import services as analysis_services
 from games.live import door
 from games.live.scheduler import register
+from games.quickplay import services as quickplay_services
 
 
 @shared_task(name="games.table_turn", ignore_result=True, acks_late=True)
@@ -36,7 +37,10 @@ def next_deal(table_id: int, deal_id: int) -> bool:
 
 @shared_task(name="games.sweep", ignore_result=True)
 @register
-def sweep() -> int:
+def sweep(grace: float = 2.0) -> int:
     """Re-arm overdue turns and deals after a crash or restart, so a table never hangs;
-    send again the deal analyses a crash left behind."""
-    return door.sweep() + analysis_services.resume_analyses()
+    send again the deal analyses a crash left behind; seat whoever quick play can seat
+    (R10.9: its own timers may have been lost with a process). ``grace`` 0 right after the
+    worker (re)connects to the broker: timers in flight went with the broker
+    (guandan_site/broker.py)."""
+    return door.sweep(grace=grace) + analysis_services.resume_analyses() + quickplay_services.match_all()

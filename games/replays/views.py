@@ -491,7 +491,7 @@ def participant_names(match: Match) -> dict[int, str]:
         elif participant.is_bot:
             names[participant.position] = _("Bot %(number)s") % {"number": participant.position + 1}
         else:
-            names[participant.position] = _("Former player")
+            names[participant.position] = _("Deleted player")  # the account was deleted (accounts.deletion)
     return names
 
 

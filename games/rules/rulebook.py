@@ -172,13 +172,67 @@ SECTIONS: tuple[Section, ...] = (
                         "the seat and the player may come back.")),
         Rule("R10.8", _("Fair play: suggestions, auto play and the coach are for friend and practice tables only. A "
                         "seat played by the autopilot for more than half of its decisions in a deal earns no points "
-                        "for it. A table without players for 10 minutes closes.")),
+                        "for it. A table without players for 10 minutes closes. In the same spirit, the card "
+                        "counter (how many cards of each rank are still out, counted from your own hand and the "
+                        "cards played) is open at practice tables, at friend tables whose host allows it, and never "
+                        "at match tables.")),
+        Rule("R10.9", _("Quick play: a registered player asks for a match table of a tier open to them "
+                        "with one action and waits in that tier's queue. Waiting players are seated four to a new "
+                        "match table, longest wait first; two friends who queue together as partners sit opposite "
+                        "each other. When two or three players have waited 20 seconds, they are seated with bots in "
+                        "the other seats (R10.2); a player alone keeps waiting. A player waits in one queue at a "
+                        "time, never while seated at a match in progress, and leaves the queue by cancelling or by "
+                        "leaving the site (no page of it open).")),
+        Rule("R10.10", _("Rating: besides career points, every registered player has a match rating. After each "
+                         "finished deal at a match table the ratings of its players change by a team rating model: "
+                         "partners are a team, and the team that took 1st place wins. Bots have a fixed rating "
+                         "that never changes. A deal that earns a player no points (R10.8) does not change their "
+                         "rating. A rating is provisional, shown with \"?\", for a player's first 20 rated "
+                         "deals.")),
+        Rule("R10.11", _("Leaderboards rank players by rating and by career points, over the current season (a "
+                         "calendar month) and all time; provisional ratings are listed apart.")),
     )),
     Section("R11", _("Replays"), (
         Rule("R11.1", _("A deal is fully set by its hands, its levels and its list of actions, so every finished "
                         "deal can be replayed step by step exactly as it was played.")),
     )),
+    Section("R13", _("Tournaments and duplicate play"), (
+        Rule("R13.1", _("A tournament has an organiser, a format (duplicate pairs or plain pairs), a number of "
+                        "rounds, the boards per round, a start time and a registration window. Entrants are pairs "
+                        "of registered players; a player who registers alone is paired with another lone entrant "
+                        "when registration closes. An odd pair out plays against a bot pair, whose results are not "
+                        "ranked.")),
+        Rule("R13.2", _("A board is one deal fixed in advance: the four hands, the level (both teams play at it; "
+                        "this site draws it from 2 to K) and the seat that leads. Every table of a round plays the "
+                        "same boards in the same order, each as a single deal with no tribute; the other rules "
+                        "apply as usual.")),
+        Rule("R13.3", _("Pairing: round 1 is drawn at random; later rounds are Swiss: pairs with the closest totals "
+                        "meet, and no two pairs meet twice while that can be avoided.")),
+        Rule("R13.4", _("Duplicate scoring: a pair's result on a board is the level change from its side, signed: "
+                        "+3, +2 or +1 when it takes 1st, -3, -2 or -1 when its opponents do. It is compared with "
+                        "every pair that held the same seats' cards at the other tables: 2 match points for each "
+                        "pair it outscored, 1 for each tie. Its score is its match points as a percentage of the "
+                        "most it could have had. Plain scoring: the sum of its signed results. Ties in the "
+                        "standings: the opponents' scores, then head to head.")),
+        Rule("R13.5", _("An entrant absent when a round starts, or away for longer than two think times in a row, "
+                        "is played by the autopilot for the rest of that round; its results count and are marked.")),
+        Rule("R13.6", _("Standings, every board's comparison (each table's result with its replay) and the next "
+                        "round's pairings are public once the round's last board ends. While a round is in play no "
+                        "one sees another table's result on a board they have not finished.")),
+    )),
 )
+
+# The worked example of duplicate scoring (R13.4) the rules page draws as a table: one
+# board at four tables, (table, result of seats 1 & 3, its match points, result of seats
+# 2 & 4, its match points); the most on a board of four tables is 6 (tests check these
+# against games.tournaments.scoring).
+DUPLICATE_EXAMPLE: tuple[tuple[int, int, int, int, int], ...] = (
+    (1, 3, 6, -3, 0),
+    (2, 1, 3, -1, 3),
+    (3, 1, 3, -1, 3),
+    (4, -2, 0, 2, 6),
+)
+DUPLICATE_EXAMPLE_TOP = 6
 
 
 def rule_ids() -> list[str]:

@@ -7,7 +7,7 @@ from django.shortcuts import render
 from games.engine.cards import parse_faces, rank_index
 from games.live.render import cards_context
 
-from .rulebook import BOMB_LADDER, SECTIONS
+from .rulebook import BOMB_LADDER, DUPLICATE_EXAMPLE, DUPLICATE_EXAMPLE_TOP, SECTIONS
 
 
 def _drawn(example):
@@ -25,4 +25,13 @@ def rules_page(request):
     return render(request, "rules/rules.html", {
         "sections": sections,
         "ladder": [_drawn(e) for e in BOMB_LADDER],
+        "duplicate": [
+            {"table": table, "ns": _signed(ns), "ns_points": ns_points, "ew": _signed(ew), "ew_points": ew_points}
+            for table, ns, ns_points, ew, ew_points in DUPLICATE_EXAMPLE
+        ],
+        "duplicate_top": DUPLICATE_EXAMPLE_TOP,
     })
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)

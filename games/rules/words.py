@@ -177,7 +177,7 @@ def names_text(names: str, separator: str) -> str:
 
 
 _LEVEL = r"(?:10|[2-9JQKA])"
-_FINISH = rf"Team (?P<team>[AB]) finished 1-(?P<place>[234]): \+(?P<advance>[123])"
+_FINISH = r"Team (?P<team>[AB]) finished 1-(?P<place>[234]): \+(?P<advance>[123])"
 _SETTLEMENTS = [(re.compile(p + r"\Z"), t) for p, t in [
     (_FINISH + r"\. 1-[23] at A: match won", gettext_lazy("%(finish)s. 1-%(place)s at A: match won")),
     (_FINISH + r"\. 1-4 at A: stay on A", gettext_lazy("%(finish)s. 1-4 at A: stay on A")),
@@ -424,6 +424,10 @@ _ADVICE = [
             % {"top": name_text(m["top"]), "left": m["left"]}),
     _advice(r"leads a (?P<name>.+?); (?P<left>\d+) plays left",
             lambda m: _("leads a %(name)s; %(left)s plays left") % {"name": name_text(m["name"]), "left": m["left"]}),
+    _advice(r"keeps your (?P<name>.+?) \(with the wild\)",
+            lambda m: _("keeps your %(name)s (with the wild)") % {"name": name_text(m["name"])}),
+    _advice(r"keeps your (?P<name>.+?) \(with both wilds\)",
+            lambda m: _("keeps your %(name)s (with both wilds)") % {"name": name_text(m["name"])}),
     _advice(r"keeps your (?P<name>.+?)",
             lambda m: _("keeps your %(name)s") % {"name": name_text(m["name"])}),
     _advice(rf"R8\.1: the tribute is your highest card other than a wild; this (?P<card>{_CARD_NAME}) costs your hand least",
@@ -457,6 +461,16 @@ def advice_text(reason: str) -> str:
             parts.append(rest)
             break
     return _("; ").join(parts)
+
+
+def suggestion_text(action: str, reason: str) -> str:
+    """A suggestion (提示) as the table says it: the play it names, then why, in the
+    reader's language ("Play pair of 8s: keeps your bomb of 7s"; "Pass: lets your partner
+    keep the lead"). ``action`` is the bots' name of the action (``action_text``)."""
+    why = advice_text(reason)
+    if action == "pass":
+        return _("Pass: %(reason)s") % {"reason": why}
+    return _("Play %(play)s: %(reason)s") % {"play": action_text(action), "reason": why}
 
 
 def is_known_advice(reason: str) -> bool:

@@ -7,6 +7,7 @@ extension swaps in.
 """
 
 import asyncio
+import json
 import logging
 import weakref
 from importlib import import_module
@@ -21,6 +22,7 @@ from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from accounts.deletion import account_deleted
 from games.live.broadcast import LOBBY_GROUP
 from games.tables import selectors
 from games.tables.selectors import invitations
@@ -53,9 +55,21 @@ def end_sockets_on_logout(sender, request, user, **kwargs):
         log.exception("could not end the sockets of user %s", user.pk)
 
 
+@receiver(account_deleted, dispatch_uid="games.end_sockets_on_account_deletion")
+def end_sockets_on_account_deletion(sender, user_id, **kwargs):
+    """A deleted account's sockets close, in every browser it was signed in with."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(user_group(user_id), {"type": "account.deleted"})
+    except Exception:  # the layer is away: the sockets' next message finds nobody signed in
+        log.exception("could not end the sockets of deleted user %s", user_id)
+
+
 class SessionBound:
     """A consumer mixin: joins its user's group, and closes when the session that
-    opened it logs out (``end_sockets_on_logout``)."""
+    opened it logs out (``end_sockets_on_logout``) or the account is deleted."""
 
     async def join_user_group(self):
         user = self.scope.get("user")
@@ -72,6 +86,9 @@ class SessionBound:
     async def session_ended(self, event):
         if event.get("session") == self.session_key:
             await self.close(code=SESSION_ENDED)
+
+    async def account_deleted(self, event):
+        await self.close(code=SESSION_ENDED)
 
 
 def viewer_language(scope) -> str:
@@ -212,6 +229,23 @@ class LobbyConsumer(SessionBound, AsyncWebsocketConsumer):
 
     async def lobby_changed(self, event):
         self.hub.changed()
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """The only message a lobby page sends: the header's switcher changed the page's
+        language (static/site/language.js). The tables are sent again in it at once,
+        instead of at the next change or reload. Anything else is ignored."""
+        if text_data is None or len(text_data) > 200:
+            return
+        try:
+            data = json.loads(text_data)
+        except ValueError:
+            return
+        if not isinstance(data, dict) or data.get("action") != "language":
+            return
+        language = supported_language(data.get("language"))
+        if language and language != self.language:
+            self.language = language
+            await self.send_lobby()
 
     async def send_lobby(self, fresh: dict[str, str] | None = None):
         """Send the lobby as it is now; ``fresh`` holds the shared anonymous fragments

@@ -11,17 +11,21 @@ class CreateTableForm(forms.ModelForm):
 
     class Meta:
         model = Table
-        fields = ["kind", "tier", "think_time", "bot_speed", "bot_level"]
-        labels = {"kind": _("Kind of table"), "tier": _("Tier (match tables)")}
+        fields = ["kind", "tier", "think_time", "bot_speed", "bot_level", "card_counter"]
+        labels = {"kind": _("Kind of table"), "tier": _("Tier (match tables)"),
+                  "card_counter": _("Allow the card counter (friend tables)")}
         help_texts = {
             "kind": _("Match tables award career points; friend tables are private; practice is you and three bots."),
             "tier": "",
             "think_time": _("Seconds each player has per turn."),
+            "card_counter": _("Each player may open a count of the cards still out. Practice tables always have it; "
+                              "match tables never (R10.8)."),
         }
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["kind"].choices = Table.Kind.choices  # no blank choice: a kind is always chosen
+        # No blank choice: a kind is always chosen; tournament tables are their tournament's (R13.3).
+        self.fields["kind"].choices = [c for c in Table.Kind.choices if c[0] != Table.Kind.TOURNAMENT]
         self.fields["kind"].initial = Table.Kind.PRACTICE
         self.fields["tier"].required = False
         self.fields["tier"].choices = [("", _("— not a match table —")), *Table.Tier.choices]
@@ -41,6 +45,8 @@ class CreateTableForm(forms.ModelForm):
             self.add_error("tier", _("R10.1: choose a tier for a match table."))
         if kind != Table.Kind.MATCH:
             cleaned["tier"] = ""
+        if kind != Table.Kind.FRIEND:
+            cleaned["card_counter"] = False  # practice tables always have it, match tables never (R10.8)
         return cleaned
 
     def _post_clean(self):

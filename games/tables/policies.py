@@ -80,15 +80,22 @@ def _refuse_match_access(kind: str, tier: str, profile) -> str | None:
     return None
 
 
-def refuse_create(*, kind: str, tier: str, profile, current_seat: Seat | None) -> str | None:
+def refuse_create(*, kind: str, tier: str, profile, current_seat: Seat | None, card_counter: bool = False) -> str | None:
     """Why ``profile``'s player may not create a table of this kind and tier, if so.
 
     Guests create practice and friend tables only (R10.1); a match table's tier must be open
-    to the player's points (R10.7); the creator takes seat 1, so must not sit elsewhere.
+    to the player's points (R10.7); no card counter at a match table (R10.8); the creator
+    takes seat 1, so must not sit elsewhere.
     """
-    if kind not in Table.Kind.values:
+    if kind not in Table.Kind.values or kind == Table.Kind.TOURNAMENT:
         return _("R10.1: a table is a match, friend or practice table.")
+    if card_counter and kind == Table.Kind.MATCH:
+        return refuse_card_counter_at_match()
     return _refuse_match_access(kind, tier, profile) or _refuse_elsewhere(current_seat)
+
+
+def refuse_card_counter_at_match() -> str:
+    return _("R10.8: no assistance at match tables, the card counter included.")
 
 
 def refuse_sit(
@@ -110,6 +117,8 @@ def refuse_sit(
         return refuse_bot_at_match_table()
     if table.kind == Table.Kind.PRACTICE:
         return _("R10.4: practice tables seat one human and three bots; others may watch but cannot sit.")
+    if table.kind == Table.Kind.TOURNAMENT:
+        return refuse_tournament_seat()
     if table.status != Table.Status.WAITING:
         if table.status == Table.Status.PLAYING:
             return _("R10.5: seats are taken before the match starts; you may watch this table.")
@@ -129,6 +138,11 @@ def refuse_sit(
     return None
 
 
+def refuse_tournament_seat() -> str:
+    """R13.3: a tournament seats its own pairs at its tables; nobody else sits there."""
+    return _("R13.3: the tournament seats its pairs at its tables; you may watch this table.")
+
+
 def refuse_bot_at_match_table() -> str:
     """R10.1: match tables award career points to registered people only, so a bot
     account never sits at one (it plays friend tables it is invited to and its owner's
@@ -146,6 +160,8 @@ def refuse_bot_seat(*, table: Table, seats: Mapping[int, Seat], owner_id: int, p
         return _("R1.1: seats are numbered 1 to 4.")
     if table.kind == Table.Kind.MATCH:
         return refuse_bot_at_match_table()
+    if table.kind == Table.Kind.TOURNAMENT:
+        return refuse_tournament_seat()
     if table.kind != Table.Kind.PRACTICE:
         return _("R10.3: a bot joins a friend table with its invitation code.")
     if not table.is_open:
@@ -170,7 +186,10 @@ def refuse_leave(*, table: Table, seats: Mapping[int, Seat], user) -> str | None
 
 
 def refuse_return(*, table: Table, seats: Mapping[int, Seat], user, current_seat: Seat | None) -> str | None:
-    """Why the player may not come back to the seat they left, if so (R10.7)."""
+    """Why the player may not come back to the seat they left, if so (R10.7). At a
+    tournament table the autopilot keeps the seat for the rest of the round (R13.5)."""
+    if table.kind == Table.Kind.TOURNAMENT:
+        return _("R13.5: the autopilot plays your seat for the rest of this round; your results count.")
     if table.status != Table.Status.PLAYING or not any(seat.away_user_id == user.pk for seat in seats.values()):
         return _("R10.7: only a player who left this table's match in progress may come back to its seat.")
     return _refuse_elsewhere(current_seat, table)
@@ -217,6 +236,8 @@ def refuse_close(*, table: Table, seats: Mapping[int, Seat], user) -> str | None
     the host closes a table that is still waiting (R10.5)."""
     if not table.is_open:
         return _("R10.5: this table is no longer open.")
+    if table.kind == Table.Kind.TOURNAMENT:
+        return _("R13.2: a tournament table plays its boards to the end.")
     if user.is_staff:
         return None
     if table.status != Table.Status.WAITING:

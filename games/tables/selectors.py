@@ -6,7 +6,7 @@ so a button is shown exactly when pressing it would succeed.
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Case, Prefetch, Value, When
 
 from accounts import career
 from accounts.models import Profile
@@ -60,10 +60,13 @@ def viewer_for(user, *, invited_table_ids=()) -> Viewer:
 
 
 def current_seat_of(user) -> Seat | None:
-    """The seat the player occupies at an open table (a player sits at one at a time)."""
+    """The seat the player occupies at an open table (a player sits at one at a time; a
+    tournament seats its entrants wherever else they sit, and its table comes first)."""
     if user is None or not user.is_authenticated:
         return None
-    return Seat.objects.filter(user=user, table__status__in=OPEN_STATUSES).select_related("table").first()
+    tournament_first = Case(When(table__kind=Table.Kind.TOURNAMENT, then=Value(0)), default=Value(1))
+    return (Seat.objects.filter(user=user, table__status__in=OPEN_STATUSES).select_related("table")
+            .order_by(tournament_first, "-table_id").first())
 
 
 def continue_table_of(user) -> Table | None:
@@ -161,9 +164,26 @@ class TableView:
         return career.LEAVE_PENALTY * self.tier_factor
 
 
+# Who may see a tournament's tables and their matches is the tournament's rule (R13.6:
+# nothing of a board before one has played it): the tournaments app registers its two
+# checks here when it starts, so this app knows nothing of tournaments. Unregistered, a
+# tournament table is seen by nobody.
+_KIND_RULES: dict[str, tuple] = {}
+
+
+def register_kind_rule(kind: str, *, table, match) -> None:
+    """``table(table, viewer) -> bool`` and ``match(match, viewer) -> bool`` decide who
+    may see tables of ``kind`` and their matches (replays, exports, history)."""
+    _KIND_RULES[kind] = (table, match)
+
+
 def may_see(table: Table, viewer: Viewer) -> bool:
     """Friend tables are private (R10.3): seen by their players, their host and whoever
-    opened the invitation. Every other table is public, to watch at least."""
+    opened the invitation. A tournament's tables follow its own rule (R13.6). Every other
+    table is public, to watch at least."""
+    if table.kind == Table.Kind.TOURNAMENT:
+        rule = _KIND_RULES.get(table.kind)
+        return rule is not None and rule[0](table, viewer)
     if table.kind != Table.Kind.FRIEND:
         return True
     if not viewer.is_player:
@@ -182,6 +202,9 @@ def may_see_match(match, viewer: Viewer) -> bool:
     match, its replays and exports are seen by the match's players, whoever may see the
     table (its players, host and invitees) and staff. Every other match is public."""
     table = match.table
+    if table.kind == Table.Kind.TOURNAMENT:
+        rule = _KIND_RULES.get(table.kind)
+        return rule is not None and rule[1](match, viewer)
     if table.kind != Table.Kind.FRIEND:
         return True
     user = viewer.user
@@ -288,7 +311,9 @@ class Lobby:
 def lobby_for(viewer: Viewer) -> Lobby:
     """The open tables a viewer may see, grouped as the lobby shows them; a viewer's own
     tables come first in each group."""
-    tables = list(tables_with_seats(Table.objects.filter(status__in=OPEN_STATUSES)).order_by("-created_at", "-id"))
+    # A tournament's tables are listed on its own page, not here.
+    tables = list(tables_with_seats(Table.objects.filter(status__in=OPEN_STATUSES).exclude(kind=Table.Kind.TOURNAMENT))
+                  .order_by("-created_at", "-id"))
     views = [table_view(table, viewer) for table in tables if may_see(table, viewer)]
     views.sort(key=lambda view: not (view.is_mine or view.is_away))
 

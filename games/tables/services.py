@@ -27,8 +27,10 @@ __all__ = [
     "TableError",
     "close_table",
     "create_table",
+    "create_tournament_table",
     "fill_with_bots",
     "leave_seat",
+    "open_quick_table",
     "return_to_seat",
     "seat_bot_account",
     "start_match",
@@ -94,16 +96,20 @@ def create_table(
     think_time: int = 30,
     bot_speed: Decimal = Decimal("1.0"),
     bot_level: str = BotLevel.NORMAL,
+    card_counter: bool = False,
 ) -> Table:
     """Create a table and seat its creator in seat 1.
 
     Practice tables are always one human and three bots (R10.4), so the bots sit down at
     once. Friend tables get an invitation code (R10.3). Guests create practice and friend
     tables only (R10.1); a match table's tier must be open to the creator's points (R10.7).
+    ``card_counter``: the host of a friend table lets its players open the card counter
+    (practice tables always have it; match tables never, R10.8).
     """
     with transaction.atomic():
         profile = _locked_profile(host)
-        _refuse(policies.refuse_create(kind=kind, tier=tier, profile=profile, current_seat=_current_seat(host)))
+        _refuse(policies.refuse_create(kind=kind, tier=tier, profile=profile, current_seat=_current_seat(host),
+                                       card_counter=card_counter))
         table = Table.objects.create(
             kind=kind,
             tier=tier if kind == Table.Kind.MATCH else "",
@@ -112,6 +118,7 @@ def create_table(
             bot_speed=bot_speed,
             bot_level=bot_level,
             invite_code=_new_invite_code() if kind == Table.Kind.FRIEND else None,
+            card_counter=card_counter and kind == Table.Kind.FRIEND,
         )
         Seat.objects.create(table=table, position=0, user=host)
         if kind == Table.Kind.PRACTICE:
@@ -199,6 +206,12 @@ def leave_seat(*, table: Table, user) -> None:
             seat.delete()
             _close(table)
             return
+        if table.kind == Table.Kind.TOURNAMENT:
+            # R13.5: the autopilot plays the seat for the rest of the round and its results
+            # count; the table plays on whoever is left (no penalty, R10.7 is for match tables).
+            _away(seat, table)
+            _touch(table)
+            return
         if table.status == Table.Status.WAITING:
             seat.delete()
             if not any(other.user_id is not None for other in seats.values() if other.pk != seat.pk):
@@ -207,17 +220,23 @@ def leave_seat(*, table: Table, user) -> None:
                 _touch(table)
             return
         match = Match.objects.filter(table=table, status=Match.Status.PLAYING).first()
-        seat.user = None
-        seat.is_bot = True
-        seat.bot_level = table.bot_level
-        seat.away_user = user
-        seat.autopilot = False
-        seat.save(update_fields=["user", "is_bot", "bot_level", "away_user", "autopilot"])
+        _away(seat, table)
         account_services.apply_leave_penalty(user=user, table=table, match=match)
         if not any(other.user_id is not None for other in seats.values() if other.pk != seat.pk):
             _close(table)
         else:
             _touch(table)
+            door.seats_changed(table=table)  # the bot plays the seat from its next turn
+
+
+def _away(seat: Seat, table: Table) -> None:
+    """A bot keeps the seat of the player who left a match in progress (R10.7, R13.5)."""
+    seat.away_user = seat.user
+    seat.user = None
+    seat.is_bot = True
+    seat.bot_level = table.bot_level
+    seat.autopilot = False
+    seat.save(update_fields=["user", "is_bot", "bot_level", "away_user", "autopilot"])
 
 
 def return_to_seat(*, table: Table, user) -> Seat:
@@ -235,33 +254,41 @@ def return_to_seat(*, table: Table, user) -> Seat:
         seat.autopilot = False
         seat.save(update_fields=["user", "is_bot", "bot_level", "away_user", "autopilot"])
         _touch(table)
+        door.seats_changed(table=table)  # the player's own think time, not the bot's pace
     return seat
 
 
 def seat_bot_account(*, table: Table, bot, position: int, invite_code: str | None = None) -> Seat:
     """Seat a bot account (``accounts.models.BotAccount``) as its own user.
 
-    Already seated here: its seat, unchanged (a reconnecting bot). A friend table: the
-    ordinary ``take_seat`` with the table's invitation code, so the bot sits only where
-    the host's invitation lets it (R10.3). Its owner's practice table: it takes the place
-    of the built-in bot in seat ``position``, at once even mid-deal (R10.4). Never at a
-    match table (R10.1).
+    Already seated here: its seat (a reconnecting bot) when it asks for that seat; when
+    it asks for another, it moves there while the table is still waiting (``switch_seat``,
+    R10.5), and is refused, naming the seat it holds, once the match is on. A friend
+    table: the ordinary ``take_seat`` with the table's invitation code, so the bot sits
+    only where the host's invitation lets it (R10.3). Its owner's practice table: it
+    takes the place of the built-in bot in seat ``position``, at once even mid-deal
+    (R10.4). Never at a match table (R10.1).
     """
     user = bot.user
+    with transaction.atomic():
+        _locked_profile(user)
+        locked = _locked_table(table)
+        mine = next((seat for seat in _seats(locked).values() if seat.user_id == user.pk), None)
+        if mine is not None and mine.position == position:
+            return mine
+        if mine is not None:
+            if locked.status == Table.Status.WAITING:
+                return switch_seat(table=locked, user=user, position=position)
+            raise TableError(
+                _("R10.5: this bot sits in seat %(held)s here, and seats change only before the match starts; "
+                  "connect to seat %(held)s.") % {"held": mine.number}
+            )
     if table.kind == Table.Kind.FRIEND:
-        with transaction.atomic():
-            table = _locked_table(table)
-            mine = next((seat for seat in _seats(table).values() if seat.user_id == user.pk), None)
-            if mine is not None:
-                return mine
         return take_seat(table=table, user=user, position=position, invite_code=invite_code)
     with transaction.atomic():
         _locked_profile(user)
         table = _locked_table(table)
         seats = _seats(table)
-        mine = next((seat for seat in seats.values() if seat.user_id == user.pk), None)
-        if mine is not None:
-            return mine
         _refuse(policies.refuse_bot_seat(table=table, seats=seats, owner_id=bot.owner_id, position=position,
                                          current_seat=_current_seat(user, exclude=table)))
         seat = seats[position]
@@ -298,22 +325,85 @@ def start_match(*, table: Table, user) -> Match:
         table = _locked_table(table)
         seats = _seats(table)
         _refuse(policies.refuse_start(table=table, seats=seats, user=user))
-        match = Match.objects.create(
-            table=table,
-            number=table.matches.count() + 1,
-            seed=secrets.randbits(63),
-        )
-        Participant.objects.bulk_create(
-            [
-                Participant(match=match, position=seat.position, user=seat.user, is_bot=seat.is_bot, bot_level=seat.bot_level)
-                for seat in seats.values()
-            ]
-        )
-        table.status = Table.Status.PLAYING
-        table.human_seen_at = timezone.now()
-        table.save(update_fields=["status", "human_seen_at", "updated_at"])
-        door.deal_first(table=table, match=match)  # announces the change on commit
+        return _begin_match(table, seats)
+
+
+def _begin_match(table: Table, seats: dict[int, Seat]) -> Match:
+    match = Match.objects.create(
+        table=table,
+        number=table.matches.count() + 1,
+        seed=secrets.randbits(63),
+    )
+    Participant.objects.bulk_create(
+        [
+            Participant(match=match, position=seat.position, user=seat.user, is_bot=seat.is_bot, bot_level=seat.bot_level)
+            for seat in seats.values()
+        ]
+    )
+    table.status = Table.Status.PLAYING
+    table.human_seen_at = timezone.now()
+    table.save(update_fields=["status", "human_seen_at", "updated_at"])
+    door.deal_first(table=table, match=match)  # announces the change on commit
     return match
+
+
+def open_quick_table(*, tier: str, players: dict, bot_level: str) -> Table:
+    """A quick-play match table (R10.9): ``players`` by seat position, seated at once,
+    bots in the other seats (R10.2), the match started, the first player its host.
+
+    Called by the quick-play matcher inside its transaction, with the players' profiles
+    locked and each checked (registered, the tier open, seated nowhere else)."""
+    host = players[min(players)]
+    table = Table.objects.create(kind=Table.Kind.MATCH, tier=tier, host=host, bot_level=bot_level)
+    Seat.objects.bulk_create(
+        [Seat(table=table, position=position, user=user) for position, user in sorted(players.items())]
+        + [_bot_seat(table, position) for position in range(SEAT_COUNT) if position not in players]
+    )
+    announce_table_changed(table.pk)
+    _begin_match(table, _seats(table))
+    return table
+
+
+def create_tournament_table(
+    *,
+    players: list,
+    absent: set,
+    boards: list[dict],
+    think_time: int,
+    bot_speed: Decimal,
+    bot_level: str,
+) -> Table:
+    """A tournament's table (R13.2, R13.3), seated and playing at once: ``players`` are
+    the four seats' users (``None`` for a bot pair's seat), ``absent`` the users the
+    autopilot plays from the start (R13.5: they are kept as the seats' away players, so
+    their results count), ``boards`` the boards it plays in order (dicts of number, seed,
+    hands, level, leader). Nobody else takes a seat; no career points (R10.1).
+
+    Call inside the transaction that starts the round: the first board is dealt, and the
+    pages and timers hear of it on commit."""
+    if len(players) != SEAT_COUNT or not boards:
+        raise ValueError("R13.2: a tournament table seats four and plays at least one board")
+    table = Table.objects.create(
+        kind=Table.Kind.TOURNAMENT, status=Table.Status.PLAYING, think_time=think_time, bot_speed=bot_speed,
+        bot_level=bot_level, human_seen_at=timezone.now(),
+    )
+    seats = []
+    for position, user in enumerate(players):
+        if user is None:
+            seats.append(_bot_seat(table, position))
+        elif user.pk in absent:
+            seats.append(_bot_seat(table, position, away_user=user))
+        else:
+            seats.append(Seat(table=table, position=position, user=user))
+    Seat.objects.bulk_create(seats)
+    match = Match.objects.create(table=table, number=1, seed=secrets.randbits(63), boards=boards)
+    Participant.objects.bulk_create([
+        Participant(match=match, position=position, user=user, is_bot=user is None,
+                    bot_level=table.bot_level if user is None else "")
+        for position, user in enumerate(players)
+    ])
+    door.deal_first(table=table, match=match)  # announces the change on commit
+    return table
 
 
 def close_table(*, table: Table, user) -> Table:

@@ -17,6 +17,8 @@ from accounts.selectors import display_name_of
 from games.live import selectors as live_selectors
 from games.live.render import ViewerState, render_private, render_public, scene_for
 from games.models import SEAT_COUNT, Table
+from games.quickplay import selectors as quickplay_selectors
+from games.quickplay import services as quickplay_services
 from games.tables import selectors, services
 from games.tables.forms import CreateTableForm, JoinByCodeForm, SeatForm
 from games.tables.selectors import INVITATIONS_SESSION_KEY, invitations
@@ -49,6 +51,8 @@ def lobby(request):
     context = _lobby_context(request)
     context["create_form"] = CreateTableForm(user=request.user)
     context["join_form"] = JoinByCodeForm()
+    if request.user.is_authenticated:
+        context["quickplay"] = quickplay_selectors.state_of(request.user)  # R10.9
     return render(request, "tables/lobby.html", context)
 
 
@@ -120,6 +124,8 @@ def table_page(request, table_id):
     """A table: the waiting room (seats and the host's controls), or the match in progress."""
     context = _table_context(request, table_id)
     context.update(_play_context(request, context["table"]))
+    if request.user.is_authenticated:
+        quickplay_services.arrived(user=request.user, table_id=context["table"].pk)  # seated by quick play
     return render(request, "tables/table.html", context)
 
 
@@ -248,13 +254,19 @@ def join_invite(request, code):
     """An invitation link to a friend table (R10.3). Opening it remembers the invitation
     and asks a signed-in player to confirm taking the first free seat (a link followed,
     or loaded by another site, never seats anyone by itself); the confirmation (POST)
-    seats the player, or says why not, and shows the table."""
+    seats the player, or says why not, and shows the table. A visitor is offered to play
+    as a guest, log in or sign up, each of which comes back to this invitation."""
     table = _invited_table(request, code)
     if table is None:
         return redirect("games:lobby")
     if not request.user.is_authenticated:
-        messages.info(request, _("Log in, sign up or play as a guest to take a seat at this friend table."))
-        return redirect("games:table", table_id=table.pk)
+        if request.method == "POST" or not _free_seats(request, table):
+            return redirect("games:table", table_id=table.pk)
+        return render(request, "tables/join.html", {
+            "table": table, "code": table.invite_code, "visitor": True,
+            "free": SEAT_COUNT - table.seats.count(), "back": request.path,
+            "host_name": display_name_of(table.host) if table.host_id else "",
+        })
     if request.method == "POST":
         _seat_the_invited(request, table)
         return redirect("games:table", table_id=table.pk)

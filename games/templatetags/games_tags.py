@@ -20,6 +20,17 @@ def rule_links_filter(text):
 LEVEL_LABELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
 
+@register.simple_tag
+def colon() -> str:
+    """The separator after a label ("Sort: rank"), as the reader's language writes it: a
+    full-width colon in Chinese (理牌：点数), a colon and a space in English."""
+    from django.utils.translation import gettext
+
+    # The same entry as Django's forms' label suffix ("用户名：").
+    sign = gettext(":")
+    return sign + " " if sign == ":" else sign
+
+
 @register.filter
 def level_label(level) -> str:
     """A level as people say it (R2.1): rank index 0 is "2", 8 is "10", 12 is "A"."""

@@ -298,10 +298,21 @@
       if (toggle) { toggle.focus(); }
     }
   }
+  /* The card counter: one tap opens or closes it; the page keeps it so through every
+   * step and reload (#tbl-counter is swapped each step; the open state is on #play). */
+  function setCounter(open) {
+    var root = play();
+    if (!root) { return; }
+    root.classList.toggle("counter-open", open);
+    document.querySelectorAll("[data-counter-toggle]").forEach(function (b) { b.setAttribute("aria-expanded", String(open)); });
+    try { localStorage.setItem("guandan-counter", open ? "open" : "closed"); } catch (e) { /* private mode */ }
+  }
+
   document.addEventListener("click", function (evt) {
     var t = evt.target.closest ? evt.target : null;
     if (!t) { return; }
     if (t.closest("[data-drawer-toggle]")) { toggleDrawer(); return; }
+    if (t.closest("[data-counter-toggle]")) { setCounter(!play().classList.contains("counter-open")); return; }
     var sound = t.closest("[data-sound-toggle]");
     if (sound) {
       var root = play();
@@ -339,6 +350,9 @@
         root.setAttribute("data-sound", saved);
         document.querySelectorAll("[data-sound-toggle]").forEach(function (b) { b.setAttribute("aria-pressed", String(saved === "on")); });
       }
+    } catch (e) { /* private mode */ }
+    try {
+      if (document.querySelector("[data-counter-toggle]") && localStorage.getItem("guandan-counter") === "open") { setCounter(true); }
     } catch (e) { /* private mode */ }
     afterRender(true);
   }

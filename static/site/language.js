@@ -87,6 +87,15 @@
           if (expanded && freshToggle) { freshToggle.setAttribute("aria-expanded", expanded.getAttribute("aria-expanded")); }
           bar.replaceWith(freshBar);
         }
+        // The live part's own buttons (table talk's) hold only words and icons; their
+        // handlers are delegated, so the fresh ones take their place as they are.
+        var freshButtons = fresh.querySelectorAll("[ws-connect] > button");
+        live.querySelectorAll(":scope > button").forEach(function (button, i) {
+          var freshButton = freshButtons[i];
+          if (!freshButton || freshButton.className !== button.className) { return; }
+          freshButton.setAttribute("aria-expanded", button.getAttribute("aria-expanded") || "false");
+          button.replaceWith(freshButton);
+        });
         var freshLive = live.id ? fresh.getElementById(live.id) : null;
         if (freshLive) {
           freshLive.querySelectorAll("[id]").forEach(function (el) {

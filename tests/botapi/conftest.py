@@ -22,24 +22,40 @@ def make_bot(settings):
     return make
 
 
-async def connect_bot(token, table=None, seat=None, code=None, *, header=False):
-    """Open the bot endpoint as a bot program would (no Origin, no cookie). Returns the
-    communicator and whether the connection was accepted."""
+async def connect_bot(token=None, table=None, seat=None, code=None, *, errors=True, ticket=None, in_url=False):
+    """Open the bot endpoint as a bot program would (no Origin, no cookie): the token in
+    the Authorization header (``in_url`` puts it in the URL instead, which is refused),
+    or a ``ticket``; ``errors`` asks for error messages. Returns the communicator and
+    whether the connection was accepted."""
     from guandan_site.asgi import application
 
     query = []
-    if token and not header:
+    if token and in_url:
         query.append(f"token={token}")
+    if ticket is not None:
+        query.append(f"ticket={ticket}")
     if table is not None:
         query.append(f"table={table}")
     if seat is not None:
         query.append(f"seat={seat}")
     if code is not None:
         query.append(f"code={code}")
-    headers = [(b"authorization", f"Bearer {token}".encode())] if header else []
+    if errors:
+        query.append("errors=1")
+    headers = [(b"authorization", f"Bearer {token}".encode())] if token and not in_url else []
     communicator = WebsocketCommunicator(application, "/ws/bot/?" + "&".join(query), headers=headers)
     connected, _ = await communicator.connect()
     return communicator, connected
+
+
+async def closed_with(communicator, timeout=5):
+    """The messages before the close, and the close's (code, reason)."""
+    out = []
+    while True:
+        message = await communicator.receive_output(timeout=timeout)
+        if message["type"] == "websocket.close":
+            return out, (message.get("code"), message.get("reason", ""))
+        out.append(json.loads(message["text"]))
 
 
 async def messages(communicator, timeout=0.3):

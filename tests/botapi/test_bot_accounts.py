@@ -1,5 +1,5 @@
-"""Bot accounts: the token is shown once and stored hashed, approval, revocation, the
-owner's page, and no career points for bots (R10.1)."""
+"""Bot accounts: the token is shown once and stored hashed, approval, revocation and
+rotation, connection tickets, the owner's page, and no career points for bots (R10.1)."""
 
 import hashlib
 
@@ -9,6 +9,8 @@ from django.urls import reverse
 from accounts import bots
 from accounts.models import BotAccount
 from accounts.services import AccountError
+from games.botapi import tickets
+from games.tables.policies import TableError
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +36,7 @@ def test_a_bot_connects_only_once_approved_and_until_revoked(make_user, settings
     assert bots.bot_for_token(new.token + "x") is None and bots.bot_for_token("") is None
     bots.revoke_bot(owner=owner, bot_id=new.bot.pk)
     assert bots.bot_for_token(new.token) is None
-    assert not bots.bot_for_token_id(new.bot.pk)
+    assert not bots.may_still_play(new.bot.pk, new.bot.token_hash)
     with pytest.raises(AccountError):
         bots.revoke_bot(owner=make_user(), bot_id=new.bot.pk)  # not theirs
 
@@ -53,7 +55,7 @@ def test_the_page_shows_the_token_once(client, make_user, settings):
     settings.GUANDAN_BOTS_AUTO_APPROVE = False
     owner = make_user()
     client.force_login(owner)
-    response = client.post(reverse("accounts:bots"), {"name": "Shown once"})
+    response = client.post(reverse("accounts:bots"), {"name": "Shown once", "action": "create"})
     assert response.status_code == 200
     bot = BotAccount.objects.get(owner=owner)
     token = response.context["new_token"]
@@ -63,10 +65,51 @@ def test_the_page_shows_the_token_once(client, make_user, settings):
     page = again.content.decode()
     assert token not in page and "Shown once" in page and bot.token_hint in page
     assert "waiting for approval" in page
-    client.post(reverse("accounts:bots"), {"revoke": bot.pk})
+    client.post(reverse("accounts:bots"), {"bot": bot.pk, "action": "revoke"})
     bot.refresh_from_db()
     assert bot.revoked_at is not None
     assert "revoked" in client.get(reverse("accounts:bots")).content.decode()
+
+
+def test_the_page_rotates_a_token_and_shows_the_new_one_once(client, make_user, make_bot):
+    owner = make_user()
+    bot, token = make_bot(owner)
+    client.force_login(owner)
+    response = client.post(reverse("accounts:bots"), {"bot": bot.pk, "action": "rotate"})
+    new = response.context["new_token"]
+    assert new and new != token and new in response.content.decode() and response["Cache-Control"] == "no-store"
+    assert bots.bot_for_token(token) is None and bots.bot_for_token(new).pk == bot.pk
+    assert new not in client.get(reverse("accounts:bots")).content.decode()
+    # Someone else's bot: refused, nothing changes.
+    stranger = make_user()
+    client.force_login(stranger)
+    client.post(reverse("accounts:bots"), {"bot": bot.pk, "action": "rotate"})
+    assert bots.bot_for_token(new).pk == bot.pk
+
+
+def test_the_page_gives_a_ready_connection_line_for_a_chosen_table_and_seat(client, make_user, make_bot):
+    from games.practice import services as practice
+
+    owner = make_user()
+    bot, token = make_bot(owner)
+    table = practice.start_practice(user=owner)
+    client.force_login(owner)
+    page = client.get(reverse("accounts:bots")).content.decode()
+    assert str(table) in page and "seat 1" in page  # the table to choose, and what the owner's seat needs
+    response = client.post(reverse("accounts:bots"), {"bot": bot.pk, "table": table.pk, "seat": 3, "action": "ticket"})
+    connection = response.context["connection"]
+    assert connection["ticket_url"].startswith("ws://testserver/ws/bot/?ticket=")
+    assert f"table={table.pk}&seat=3" in connection["header_url"]
+    assert f"--table {table.pk} --seat 3" in connection["client_line"]
+    html = response.content.decode()
+    assert connection["ticket_url"] in html and token not in html and response["Cache-Control"] == "no-store"
+    secret = connection["ticket_url"].rsplit("=", 1)[1]
+    ticket = tickets.redeem_ticket(secret=secret)
+    assert ticket.table_id == table.pk and ticket.position == 2 and ticket.bot_id == bot.pk
+    # A table the owner has nothing to do with is not offered, and refused if posted.
+    other = practice.start_practice(user=make_user())
+    response = client.post(reverse("accounts:bots"), {"bot": bot.pk, "table": other.pk, "seat": 3, "action": "ticket"})
+    assert response.context["connection"] is None and response.context["ticket_form"].errors
 
 
 def test_the_page_needs_a_login(client):
@@ -113,3 +156,19 @@ def test_a_bot_account_is_not_a_person_for_filling_or_hosting(make_user, make_ta
     services.fill_with_bots(table=table, user=owner)  # two people now
     table.refresh_from_db()
     assert table.seats.count() == 4
+
+
+def test_tickets_only_for_the_owners_own_tables_and_active_bots(make_user, make_table, make_bot):
+    owner, stranger, other = make_user(), make_user(), make_user()
+    mine = make_table(owner, kind="friend")
+    theirs = make_table(stranger, kind="friend")
+    match_table = make_table(other, kind="match")
+    bot, _token = make_bot(owner)
+    for table in (theirs, match_table):
+        with pytest.raises(TableError, match="R10.1"):
+            tickets.issue_ticket(owner=owner, bot_id=bot.pk, table_id=table.pk, position=1)
+    assert tickets.issue_ticket(owner=owner, bot_id=bot.pk, table_id=mine.pk, position=1).secret
+    with pytest.raises(TableError, match="R1.1"):
+        tickets.issue_ticket(owner=owner, bot_id=bot.pk, table_id=mine.pk, position=4)
+    with pytest.raises(TableError):
+        tickets.issue_ticket(owner=stranger, bot_id=bot.pk, table_id=mine.pk, position=1)

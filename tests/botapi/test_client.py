@@ -48,14 +48,16 @@ def practice_with_bot(make_user, settings):
 
 
 def test_the_client_plays_whole_deals_through_the_sites_endpoint(site, make_user, settings):
-    from games.bots.client import play
+    from games.bots.client import play, site_url
 
     table, owner, new = practice_with_bot(make_user, settings)
-    url = f"{site.ws_url}/ws/bot/?token={new.token}&table={table.pk}&seat=2"
+    url = site_url(f"{site.ws_url}/ws/bot/", table=table.pk, seat=2)
+    assert new.token not in url
     stats: dict = {}
     result: dict = {}
-    thread = threading.Thread(target=lambda: result.setdefault("answered", play(url, "heuristic", stats=stats, deals=1)),
-                              daemon=True)
+    thread = threading.Thread(
+        target=lambda: result.setdefault("answered", play(url, "heuristic", stats=stats, deals=1, token=new.token)),
+        daemon=True)
     thread.start()
     thread.join(timeout=240)
     assert not thread.is_alive(), f"the deal did not end; answered so far: {len(stats.get('move_ms', []))}"
@@ -71,15 +73,34 @@ def test_the_client_plays_whole_deals_through_the_sites_endpoint(site, make_user
 
 def test_the_command_line_client_connects_and_reports(site, make_user, settings):
     table, owner, new = practice_with_bot(make_user, settings)
-    url = f"{site.ws_url}/ws/bot/?token={new.token}&table={table.pk}&seat=3"
     done = subprocess.run(
-        [sys.executable, "-m", "games.bots.client", "--url", url, "--bot", "greedy", "--deals", "1"],
+        [sys.executable, "-m", "games.bots.client", "--url", f"{site.ws_url}/ws/bot/", "--table", str(table.pk),
+         "--seat", "3", "--bot", "greedy", "--deals", "1"],
         cwd=ROOT, capture_output=True, text=True, timeout=240,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": ""},
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "", "GUANDAN_BOT_TOKEN": new.token},
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "answered" in done.stderr
     assert Deal.objects.filter(match__table=table, finished_at__isnull=False).exists()
+
+
+def test_a_ticket_url_is_all_a_competition_client_needs(site, make_user, settings):
+    """A program given nothing but a URL (as the competition's own clients are) connects
+    with a ticket from the bots page, hears only the protocol's messages, and plays."""
+    from games.botapi import tickets
+    from games.bots.client import play
+
+    table, owner, new = practice_with_bot(make_user, settings)
+    issued = tickets.issue_ticket(owner=owner, bot_id=new.bot.pk, table_id=table.pk, position=3)
+    url = f"{site.ws_url}/ws/bot/?ticket={issued.secret}"
+    stats: dict = {}
+    assert play(url, "greedy", stats=stats, deals=1) > 5
+    assert Seat.objects.get(table=table, position=3).user_id == new.bot.user_id
+    assert not stats.get("errors")
+    # Used once: the same URL opens nothing more; the close says why.
+    again: dict = {}
+    assert play(url, "greedy", stats=again, deals=1) == 0
+    assert again["closed"][0] == 4401 and "ticket" in again["closed"][1]
 
 
 def test_the_client_is_plain_python():

@@ -14,7 +14,7 @@ from games.models import Action, Seat, Table
 from games.tables import services
 
 from ..live.helpers import act, current
-from .conftest import ProtocolBot, connect_bot, db, messages
+from .conftest import ProtocolBot, closed_with, connect_bot, db, messages
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 DEALS = 1  # whole deals the test bot plays (about a minute each on this machine)
@@ -82,6 +82,7 @@ async def test_a_protocol_bot_plays_whole_deals_with_two_people_and_a_built_in_b
     player = ProtocolBot(communicator, seed=3)
     finished = await play(table, humans, player, timers, deals=DEALS)
     assert len(finished) == DEALS
+    await player.step(timeout=1.0)  # the deal's last messages, on a slow machine
     stages = [(m["type"], m.get("stage")) for m in player.received]
     assert stages.count(("notify", "beginning")) >= DEALS
     assert stages.count(("notify", "episodeOver")) == DEALS
@@ -190,11 +191,15 @@ async def test_a_revoked_or_unknown_token_is_refused(make_user, make_table, make
     assert not await db(lambda: Seat.objects.filter(user=bot.user).exists())
 
 
-async def test_the_token_may_come_as_a_bearer_header(make_user, make_table, make_bot):
+async def test_the_token_comes_in_the_header_never_in_the_url(make_user, make_table, make_bot):
     owner = await db(make_user)
     table = await db(make_table, owner, kind="friend")
     bot, token = await db(make_bot, owner)
-    communicator, connected = await connect_bot(token, table.pk, 2, table.invite_code, header=True)
+    communicator, _ = await connect_bot(token, table.pk, 2, table.invite_code, in_url=True, errors=False)
+    before, (code, reason) = await closed_with(communicator)
+    assert before == [] and code == 4401 and "Authorization header" in reason
+    assert not await db(lambda: Seat.objects.filter(user=bot.user).exists())
+    communicator, connected = await connect_bot(token, table.pk, 2, table.invite_code)
     assert connected
     assert await communicator.receive_nothing(timeout=0.3)  # seated; no deal yet, nothing to say
     assert await db(lambda: Seat.objects.get(user=bot.user).position) == 1

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from games.botapi.messages import SeatFeed, action_behind
+from games.botapi.messages import SeatFeed, action_behind, dealt_hand
 from games.bots import get_bot, protocol
 from games.bots.client import Tracker, choose_index
 from games.engine import match as engine_match
@@ -19,7 +19,7 @@ from games.engine.deal import Action, apply, legal_actions
 from games.engine.reading import Reading, bomb_rung
 from games.engine.views import view_for
 
-SHAPE_ORDER = ["Single", "Pair", "Trips", "ThreeWithTwo", "Straight", "ThreePair", "TwoTrips"]
+SHAPE_ORDER = ["Single", "Pair", "Trips", "ThreePair", "ThreeWithTwo", "TwoTrips", "Straight"]
 
 
 def positions(seed: int, deals: int):
@@ -103,6 +103,40 @@ def test_the_action_list_is_the_engines_legal_actions_in_the_documented_order():
                     assert keys == sorted(keys)
                 checked += 1
     assert checked >= 300
+
+
+# A hand dealt at level 2 and entries of the action list the competition's platform
+# (guandan_offline_v1006) sent for it, leading: 1,311 entries, the ordinary types in the
+# order of SHAPE_ORDER, then the bombs; its list left out the five straight flushes a
+# wild completes here (8-Q of diamonds), which R4.9 allows and this site lists.
+PLATFORM_HAND = ["H4", "C4", "D5", "S6", "H6", "C6", "D6", "H7", "D8", "D9", "D9", "ST", "HT", "CT", "DT",
+                 "SJ", "DJ", "CQ", "CQ", "CK", "SA", "HA", "CA", "CA", "S2", "H2", "C2"]
+PLATFORM_ENTRIES = [
+    ["Pair", "4", ["H4", "H2"]], ["Pair", "2", ["S2", "H2"]], ["Pair", "2", ["H2", "C2"]],
+    ["Trips", "9", ["D9", "D9", "H2"]], ["Trips", "2", ["S2", "H2", "C2"]],
+    ["ThreePair", "4", ["H4", "C4", "D5", "H2", "S6", "D6"]], ["ThreePair", "9", ["D9", "D9", "ST", "H2", "SJ", "DJ"]],
+    ["ThreePair", "Q", ["CQ", "CQ", "CK", "H2", "SA", "CA"]],
+    ["ThreeWithTwo", "6", ["S6", "H6", "D6", "H4", "H2"]], ["ThreeWithTwo", "A", ["HA", "CA", "H2", "H4", "C4"]],
+    ["ThreeWithTwo", "A", ["SA", "CA", "CA", "CT", "H2"]], ["ThreeWithTwo", "A", ["SA", "CA", "CA", "H2", "C2"]],
+    ["ThreeWithTwo", "2", ["S2", "H2", "C2", "H4", "C4"]],
+    ["TwoTrips", "A", ["SA", "HA", "CA", "S2", "H2", "C2"]], ["TwoTrips", "9", ["D9", "D9", "H2", "ST", "HT", "DT"]],
+    ["TwoTrips", "T", ["ST", "HT", "DT", "SJ", "DJ", "H2"]],
+    ["Straight", "A", ["SA", "S2", "H2", "H4", "D5"]], ["Straight", "4", ["H4", "D5", "S6", "H2", "D8"]],
+    ["Straight", "4", ["H2", "D5", "S6", "H7", "D8"]], ["Straight", "T", ["ST", "SJ", "CQ", "H2", "SA"]],
+    ["Bomb", "6", ["S6", "H6", "C6", "H2"]], ["Bomb", "A", ["SA", "HA", "CA", "CA", "H2"]],
+]
+
+
+def test_action_lists_match_the_platforms_own_in_order_and_card_order():
+    from games.engine.cards import rank_index
+
+    entries, _behind = protocol.action_list(protocol.ids_for_codes(PLATFORM_HAND), rank_index("2"), None)
+    flushes = [e for e in entries if e[0] == "StraightFlush"]
+    assert len(entries) - len(flushes) == 1311 and len(flushes) == 5
+    types = [e[0] for e in entries if e[0] != "StraightFlush"]
+    assert list(dict.fromkeys(types)) == SHAPE_ORDER + ["Bomb"]
+    for entry in PLATFORM_ENTRIES:
+        assert entry in entries, entry  # the same cards in the same order: bots look them up by position
 
 
 def allowed_codes(state, seat, *, gifts_seen=True) -> Counter:
@@ -232,3 +266,30 @@ def test_the_clients_view_matches_the_seats_own_view_at_any_level():
             state = apply(state, Action(kind, seat, cards, reading, "bot"))
             checked += 1
     assert checked > 300
+
+
+def test_the_dealt_hand_comes_from_the_seats_view_alone():
+    rng = random.Random(11)
+    match = engine_match.start_match(7)
+    for _ in range(3):  # later deals have tribute and returns
+        state = engine_match.next_deal(match)
+        while not state.is_over:
+            for seat in range(4):
+                assert sorted(dealt_hand(view_for(state, seat))) == sorted(state.dealt[seat])
+            state = apply(state, rng.choice(legal_actions(state, state.to_act[0])))
+        match = engine_match.record(match, state)
+
+
+def test_both_wild_hearts_as_the_pair_of_a_full_house_of_level_cards():
+    """Three level cards and both wild hearts (R3.1): besides the bomb of five they read
+    as a full house whose pair is the two wilds standing for another rank; the action list
+    names it, the triple first and the wilds closing it (this hand once broke the list)."""
+    from games.engine.cards import parse_faces, rank_index
+
+    level = rank_index("2")
+    hand = parse_faces(["2S", "2C", "2D", "2H", "2H", "7S", "9D"])
+    entries, _behind = protocol.action_list(hand, level, None)
+    full_houses = [e for e in entries if e[0] == protocol.TYPE_OF_SHAPE["full_house"] and e[1] == "2"]
+    assert ["S2", "C2", "D2", "H2", "H2"] in [e[2] for e in full_houses]
+    assert [sorted(e[2]) for e in entries if e[0] == "Bomb" and e[1] == "2" and len(e[2]) == 5] == [
+        sorted(["S2", "C2", "D2", "H2", "H2"])]

@@ -24,6 +24,7 @@ from games.engine.deal import PASS, apply, partner_of
 from games.engine.plays import legal_plays
 from games.engine.reading import beats
 from games.engine.views import view_for
+from games.rules.words import is_known_advice, reading_label, suggestion_text
 
 from .helpers import deal_state
 
@@ -63,9 +64,16 @@ def _claims_hold(state, seat: int, action, reason: str) -> list[str]:
         if not ok:
             false.append(claim)
 
-    if m := re.search(r"keeps your ((?:bomb of|straight flush|joker bomb)[^;]*)", reason):
+    if m := re.search(r"keeps your ((?:bomb of|straight flush|joker bomb)[^;(]*)(\(with (?:the wild|both wilds)\))?", reason):
+        # The bomb is in the hand after the play, as said: made of plain cards, or with
+        # the wild (the hand then still holds one) when the reason says so.
         named = m.group(1).strip()
         check(any(p.reading.name == named for p in legal_plays(remaining, level, None)), m.group(0))
+        plain = [c for c in remaining if not is_wild(c, level)]
+        if m.group(2):
+            check(any(is_wild(c, level) for c in remaining), m.group(0))
+        else:
+            check(any(p.reading.name == named for p in legal_plays(plain, level, None)), m.group(0) + " (without a wild)")
     if "goes out" in reason:
         check(len(action.cards) == len(hand), "goes out")
     if "your partner has gone out" in reason:
@@ -114,6 +122,10 @@ def test_every_reason_is_true_and_the_coach_agrees_with_the_suggestion(seed, ste
     view = view_for(state, seat)
     suggestion = suggest(view, samples=SAMPLES, rng_seed=seed)
     assert _claims_hold(state, seat, suggestion.action, suggestion.reason) == [], suggestion.reason
+    # The hint as the table words it names the suggested play before its reason.
+    hint = suggestion_text(suggestion.to_json()["name"], suggestion.reason)
+    named = "Pass: " if suggestion.action.kind == PASS else f"Play {reading_label(suggestion.action.reading)}: "
+    assert hint.startswith(named) and is_known_advice(suggestion.reason), hint
     assert coach_review(view, suggestion.action, samples=SAMPLES, rng_seed=seed) is None
 
 

@@ -91,3 +91,29 @@ def test_progress_is_reported_after_every_decision():
     seen = []
     analyse(states[:12], actions[:12], samples=SAMPLES, progress=lambda done, total: seen.append((done, total)))
     assert seen == [(n, 12) for n in range(1, 13)]
+
+
+def test_the_plot_ends_at_the_result_and_moves_little_at_a_time():
+    """The chance after the last action is the result (1 when team A took 1st, else 0),
+    whichever side won; every other point is the table's view (the mean of the seats'
+    latest estimates), so a decision judged best, good or forced moves it by at most a
+    quarter, and its stated 95% error stays small."""
+    from games.engine.deal import team_of
+
+    winners = set()
+    for seed in (21, 22, 23, 24):
+        states, actions = _played_deal(seed, careless=seed % 4)
+        result = analyse(states, actions, samples=20, rng_seed=seed)
+        final = apply(states[-1], actions[-1])
+        winners.add(team_of(final.finished[0]))
+        last = result.decisions[-1]
+        assert last.win_chance_a == (1.0 if team_of(final.finished[0]) == 0 else 0.0)
+        assert last.win_chance_error == 0.0
+        before = 0.5
+        for decision in result.decisions[:-1]:
+            assert 0.0 <= decision.win_chance_a <= 1.0
+            assert decision.win_chance_error is not None and decision.win_chance_error <= 1.96 * (0.25 / 20) ** 0.5 / 2 + 1e-9
+            if decision.mark in ("best", "good", "only"):
+                assert abs(decision.win_chance_a - before) <= 0.25 + 1e-9, (seed, decision.index, before, decision.win_chance_a)
+            before = decision.win_chance_a
+    assert winners == {0, 1}, "deals won by either side end at their result"

@@ -45,6 +45,10 @@ CHROMIUM_ARGS = [
 # Playwright waits this long (ms) for an element or a navigation before failing a test.
 TIMEOUT_MS = 15_000
 
+# The served site (spawned after this is read) seats two quick-play players with bots
+# after 4 s rather than 20 (R10.9: the wait is a setting).
+os.environ.setdefault("GUANDAN_QUICKPLAY_BOT_FILL_AFTER", "4")
+
 
 @pytest.fixture(scope="session")
 def live_site(django_db_setup, django_db_blocker):
@@ -107,6 +111,14 @@ def broadcast_outside_the_browser_loop(monkeypatch):
         sender.join()
 
     monkeypatch.setattr(broadcast, "send_table_changed", send_from_thread)
+    send_to_group = broadcast.send_to_group
+
+    def group_send_from_thread(group, message):
+        sender = threading.Thread(target=send_to_group, args=(group, message))
+        sender.start()
+        sender.join()
+
+    monkeypatch.setattr(broadcast, "send_to_group", group_send_from_thread)
 
 
 @pytest.fixture

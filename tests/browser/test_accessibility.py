@@ -1,5 +1,6 @@
 """axe-core (pinned in package.json, installed by scripts/test.sh) on the site's pages:
-the lobby, the table mid-deal, in its tribute phase and at the settlement, the practice
+the lobby, the table mid-deal (also with a refusal on screen and with the card counter
+open), in its tribute phase and at the settlement, the practice
 page, a drill and a replay. No serious or critical violation may remain, and no colour
 contrast axe could not measure (text over a gradient, an image, a pseudo-element or an
 overlapping element counts as unchecked); one-character ranks and card symbols, which axe
@@ -7,16 +8,19 @@ leaves unmeasured whatever their colours, are the only exception."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from games.bots import DRILLS
-from games.models import Table
+from games.models import DealAnalysis, Table
 from games.tables import services
 
-from .test_table_browser import current_deal_row, player_page, wait_connected, wait_for_turn_or_settlement
+from .test_table_browser import current_deal_row, player_page, wait_connected
+from .test_table_polish import show_a_refusal
+from .test_table_surface import to_play_phase_turn
 
 pytestmark = pytest.mark.browser
 
@@ -60,6 +64,16 @@ def moving_axe_problems(page, where: str) -> list[str]:
     return found
 
 
+def wait_analysed(deal, timeout: float = 120.0) -> None:
+    """Wait until the analysis the site asked for at ``deal``'s end has finished."""
+    deadline = time.monotonic() + timeout
+    pending = (DealAnalysis.Status.QUEUED, DealAnalysis.Status.RUNNING)
+    while DealAnalysis.objects.filter(deal=deal, status__in=pending).exists() or not DealAnalysis.objects.filter(deal=deal).exists():
+        if time.monotonic() > deadline:
+            pytest.fail(f"deal {deal.pk}: its end-of-deal analysis did not finish within {timeout:.0f} s")
+        time.sleep(0.2)
+
+
 def test_pages_have_no_serious_accessibility_violations(new_context, site_url, make_user):
     problems = []
     # axe is injected as an inline script: the test's contexts bypass the site's CSP.
@@ -77,8 +91,16 @@ def test_pages_have_no_serious_accessibility_violations(new_context, site_url, m
                            reduced_motion="reduce", bypass_csp=True)
         page.goto(f"/tables/{table.pk}/")
         wait_connected(page)
-        assert wait_for_turn_or_settlement(page) == "turn"
+        to_play_phase_turn(page)
         problems += axe_problems(page, f"table mid-deal {width}x{height}")
+        # A refusal on screen, with its rule link.
+        show_a_refusal(page)
+        problems += axe_problems(page, f"table with a refusal {width}x{height}")
+        # The card counter open (practice tables have it, R10.8).
+        page.locator("[data-counter-toggle]").click()
+        expect(page.locator("#tbl-counter")).to_be_visible()
+        problems += axe_problems(page, f"table with the card counter {width}x{height}")
+        page.locator("[data-counter-toggle]").click()
         if width != 1280:
             page.context.close()
 
@@ -101,7 +123,46 @@ def test_pages_have_no_serious_accessibility_violations(new_context, site_url, m
     # The tribute stays on screen for the bots' 3 s.
     problems += moving_axe_problems(page, "tribute")
 
+    # A practice deal is analysed at its end, and its replay page reloads itself when the
+    # analysis is done: read the replays once it is, not while a reload may cut axe off.
+    wait_analysed(deal)
     for path in (f"/replays/deals/{deal.pk}/", f"/replays/deals/{deal.pk}/?step=20", f"/matches/{deal.match_id}/", "/"):
         page.goto(path)
+        page.wait_for_load_state("load")
         problems += axe_problems(page, path)
+    assert not problems, "\n".join(problems)
+
+
+def test_a_players_own_pages_have_no_serious_accessibility_violations(new_context, site_url, make_user):
+    """The bots page with a connection line, your data (download and delete), the
+    profile with its email, and the password-reset pages, on a phone and a laptop."""
+    from accounts import bots
+
+    user = make_user(display_name="Lin Axe")
+    new = bots.create_bot(owner=user, name="Axe Bot")
+    bots.approve_bots(bot_ids=[new.bot.pk])
+    table = services.create_table(host=user, kind=Table.Kind.PRACTICE, think_time=120, bot_speed=0.3)
+    services.start_match(table=table, user=user)
+    problems = []
+    for width, height in ((390, 844), (1280, 800)):
+        page = player_page(new_context, user, site_url, viewport={"width": width, "height": height}, bypass_csp=True)
+        page.goto("/accounts/bots/")
+        page.locator("select[name=seat]").select_option("3")
+        page.locator("button[value=ticket]").click()
+        expect(page.get_by_test_id("ticket-url")).to_be_visible()
+        problems += axe_problems(page, f"bots with a connection line {width}x{height}")
+        # (The profile's recent matches scroll sideways on a phone: axe cannot read the
+        # colours of the cells scrolled out of view, so the profile is read at 1280.)
+        for path in ("/accounts/data/", "/accounts/profile/") if width == 1280 else ("/accounts/data/",):
+            page.goto(path)
+            problems += axe_problems(page, f"{path} {width}x{height}")
+        page.context.close()
+    visitor = new_context(bypass_csp=True).new_page()
+    for path in ("/accounts/password/reset/", "/accounts/login/"):
+        visitor.goto(path)
+        problems += axe_problems(visitor, path)
+    visitor.goto("/accounts/password/reset/")
+    visitor.get_by_label("Email").fill("nobody@example.com")
+    visitor.get_by_role("button", name="Send me the link").click()
+    problems += axe_problems(visitor, "reset sent")
     assert not problems, "\n".join(problems)

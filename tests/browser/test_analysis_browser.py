@@ -27,7 +27,7 @@ def finished_deal(make_user, site_url):
 @pytest.mark.browser
 def test_ask_watch_the_progress_and_step_to_the_first_mistake(finished_deal, site_url, new_context):
     host, deal = finished_deal
-    context = new_context()
+    context = new_context(viewport={"width": 390, "height": 844})
     log_in(context, host, site_url)
     page = context.new_page()
     errors = []
@@ -46,6 +46,15 @@ def test_ask_watch_the_progress_and_step_to_the_first_mistake(finished_deal, sit
     page.goto(f"{site_url}/replays/deals/{deal.pk}/?step=0&seat=all")
     page.locator("[data-testid=analysis-request]").click()
     page.wait_for_selector("[data-testid=analysis-progress]", timeout=15_000)
+    # Shown where the player is looking: the page comes back at the progress bar, not at its top.
+    # Measured in one go in the page: the socket replaces the bar every quarter second, so a
+    # handle taken in one call may be gone by the next.
+    page.wait_for_function("""() => {
+      const bar = document.querySelector('[data-testid=analysis-progress]');
+      if (!bar) return false;
+      const box = bar.getBoundingClientRect();
+      return box.height > 0 && box.top >= 0 && box.bottom <= innerHeight;
+    }""", timeout=10_000)
     # The socket's "done" reloads the page with the verdicts (at most ~15 s of analysis).
     page.wait_for_selector("[data-testid=analysis-plot]", timeout=90_000)
     progress = page.evaluate("JSON.parse(sessionStorage.getItem('progress') || '[]')")
@@ -55,6 +64,14 @@ def test_ask_watch_the_progress_and_step_to_the_first_mistake(finished_deal, sit
     marks = page.locator("[data-log-mark]")
     assert marks.count() == sum(d["mark"] != "only" for d in decisions)
     assert page.locator("[data-testid=accuracy-1]").inner_text().strip().isdigit()
+    # The plot's last point is the deal's result: 100% when team A took 1st, else 0%.
+    plot = page.locator("[data-testid=analysis-plot]")
+    last_y = float(plot.locator(".analysis-plot__line").get_attribute("points").split()[-1].split(",")[1])
+    top = float(plot.locator(".analysis-plot__a").get_attribute("y"))
+    middle = float(plot.locator(".analysis-plot__even").get_attribute("y1"))
+    deal.refresh_from_db()
+    a_won = deal.result["winner_team"] == 0
+    assert last_y == (top if a_won else 2 * middle - top), (last_y, top, middle, deal.result["winner_team"])
 
     first = next(d for d in decisions if d["mark"] in ("mistake", "blunder"))
     page.locator('[data-analysis-nav="next-mistake"]').click()

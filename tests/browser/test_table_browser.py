@@ -504,19 +504,27 @@ def test_phone_layout_and_keyboard_play(new_context, site_url, make_user):
         assert re.fullmatch(r"\d+ of hearts, wild", name)
 
     # Keyboard: at a turn where a single card is legal, Tab to it, Space selects it,
-    # Enter plays it; otherwise pass (R6.2) and wait for the next turn.
+    # Enter plays it; otherwise pass (R6.2) and wait for the next turn. A player who only
+    # passes may never lead (the bots can end the deal meanwhile): then the next deal's
+    # turns serve, its tribute or return given from the page first (R8).
     from games.engine.replay import state_from_json
 
-    deadline = time.monotonic() + DEAL_BUDGET
+    deadline = time.monotonic() + 2 * DEAL_BUDGET
     while True:
         assert time.monotonic() < deadline, "no turn with a legal single came"
-        deal.refresh_from_db()
+        deal = current_deal_row(table_id)
         state = state_from_json(deal.state)
         singles = [a for a in legal_actions(state, 0) if a.kind == "play" and len(a.cards) == 1]
         if singles:
             break
-        assert submit_and_wait(page, button(page, "pass").click) == "moved"
-        assert wait_for_turn_or_settlement(page) == "turn"
+        if state.phase == "play":
+            assert submit_and_wait(page, button(page, "pass").click) == "moved"
+        else:
+            assert act_by_reading_the_page(page) in ("tribute", "return")
+        if wait_for_turn_or_settlement(page) == "over":
+            page.wait_for_function("""() => !document.querySelector('#tbl-trick .settlement')
+                                         && document.querySelector('#tbl-status .turn.is-mine')""",
+                                   timeout=3 * TURN_TIMEOUT_MS)
     card = singles[0].cards[0]
     tab_to(page, card)
     page.keyboard.press("Space")

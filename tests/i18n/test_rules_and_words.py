@@ -170,6 +170,7 @@ def test_the_bots_reasons_are_translated():
     from games.engine.views import view_for
 
     reasons = set()
+    hints = []
     for seed in range(3):
         state = new_deal(hands=deal_hands(seed), level=0, team_levels=(0, 0), prev_places=None, seed=seed)
         for _ in range(40):
@@ -178,6 +179,7 @@ def test_the_bots_reasons_are_translated():
             seat = state.turn
             suggestion = suggest(view_for(state, seat), budget_ms=2, samples=4)
             reasons.add(suggestion.reason)
+            hints.append(suggestion)
             state = apply(state, suggestion.action)
     assert len(reasons) >= 5
     with translation.override("zh-hans"):
@@ -185,6 +187,14 @@ def test_the_bots_reasons_are_translated():
             assert words.is_known_advice(reason), reason
             text = words.advice_text(reason)
             assert CJK.search(text) and not re.search(r"\b[a-z]{4,}\b", text), (reason, text)
+        # The hint (提示) as the table says it names the suggested play first: 出对 8：...
+        for suggestion in hints:
+            text = words.suggestion_text(suggestion.to_json()["name"], suggestion.reason)
+            if suggestion.action.kind == "pass":
+                assert text.startswith("不出："), text
+            else:
+                assert text.startswith(f"出{words.reading_label(suggestion.action.reading)}："), text
+            assert not re.search(r"\b[a-z]{4,}\b", text), text
 
 
 def test_the_coach_is_translated():

@@ -23,6 +23,9 @@ from django.db import connection, connections
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
+# As deploy/systemd/guandan-worker.service: no gossip or mingle (workers need not know
+# each other, and mingle held every reconnection up for a second).
+WORKER_FLAGS = ["--without-gossip", "--without-mingle"]
 STEP = re.compile(r'id="tbl-status"[^>]*?data-seq="(\d+)" data-deal="(\d+)"')
 ERROR = re.compile(r'tbl-message-error[^>]*>([^<]+)<')
 
@@ -102,15 +105,22 @@ class Stack:
 
     def start_worker(self) -> None:
         self.worker = self._spawn("worker", [str(BIN / "celery"), "-A", "guandan_site", "worker", "-B",
-                                             "--loglevel=INFO", "--concurrency", "1",
+                                             "--loglevel=INFO", "--concurrency", "1", *WORKER_FLAGS,
                                              "--schedule", str(self.logs / "beat-schedule")])
 
+    def kill_worker(self) -> None:
+        """Kill the worker and its beat at once (no warm shutdown): whatever task it ran
+        is lost uncommitted, whatever timers it held with it."""
+        os.killpg(self.worker.pid, signal.SIGKILL)
+        self.worker.wait(timeout=10)
+
     def start_nginx(self) -> None:
-        """nginx with the recipe's own locations (deploy/nginx/guandan-locations.conf) in
-        front of the daphne processes, on a free port of 127.0.0.1."""
+        """nginx with the recipe's own locations and logging (deploy/nginx/) in front of
+        the daphne processes (or of nothing: every request then fails with 502, logged
+        all the same), on a free port of 127.0.0.1."""
         self.nginx_port = free_port()
         servers = "\n".join(f"        server {host}:{port} max_fails=1 fail_timeout=5s;"
-                            for host, port in self.addresses)
+                            for host, port in self.addresses or [("127.0.0.1", free_port())])
         (self.logs / "nginx.conf").write_text(f"""
 daemon off;
 worker_processes 1;
@@ -118,7 +128,8 @@ pid {self.logs}/nginx.pid;
 error_log {self.logs}/nginx-error.log info;
 events {{ worker_connections 256; }}
 http {{
-    access_log {self.logs}/nginx-access.log;
+    include {ROOT}/deploy/nginx/guandan-logging.conf;
+    access_log {self.logs}/nginx-access.log guandan_paths;
     client_body_temp_path {self.logs}/nginx-body;
     proxy_temp_path {self.logs}/nginx-proxy;
     fastcgi_temp_path {self.logs}/nginx-fastcgi;
@@ -152,6 +163,12 @@ http {{
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                            "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        # That ends this process's own idle pooled connections too: the next test would
+        # be handed dead ones (and once waited ten seconds for a live one, failing far
+        # from here). Start it on a fresh pool; the connection in use goes back to the old
+        # one, which closes it.
+        if getattr(connections["default"], "pool", None) is not None:
+            connections["default"].close_pool()
 
     def log_tail(self) -> str:
         return "\n".join(f"--- {p.name}\n{p.read_text(errors='replace')[-3000:]}"

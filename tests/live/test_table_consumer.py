@@ -32,8 +32,8 @@ def cookie_for(user):
     return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()
 
 
-async def connect(table, user=None):
-    headers = [ORIGIN, HOST]
+async def connect(table, user=None, *, extra=()):
+    headers = [ORIGIN, HOST, *extra]
     if user is not None:
         headers.append((b"cookie", await cookie_for(user)))
     communicator = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=headers)

@@ -293,3 +293,13 @@ def test_match_history_links_a_player_to_their_seat_of_the_deal_in_progress(clie
 def test_the_replay_links_back_to_its_match_history(client, match, played):
     html = client.get(url(played[0].deal)).content.decode()
     assert reverse("replays:match", args=[match.pk]) in html
+
+
+def test_the_play_button_says_play_back_not_play_cards(client, played):
+    """A replay plays back (播放); 出牌 is a move at the table."""
+    deal = played[1].deal
+    client.cookies["django_language"] = "zh-hans"
+    html = client.get(url(deal)).content.decode()
+    label = re.search(r'<span data-replay-play-label data-play="([^"]*)" data-pause="([^"]*)">([^<]*)</span>', html)
+    assert label is not None
+    assert label.groups() == ("播放", "暂停", "播放")

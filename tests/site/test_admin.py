@@ -33,6 +33,17 @@ def admin_client_with_data(client, make_user, make_table, full_table):
     make_table(make_user(), kind="friend")
     create_bot(owner=users[1], name="Probe")
     DealAnalysis.objects.create(deal=deal, version=ANALYSIS_VERSION, status="queued")
+    from django.utils import timezone
+
+    from games.players.models import PlayedDeal, Rating, RatingChange
+    from games.quickplay import services as quickplay_services
+
+    Rating.objects.create(user=users[0], mu=1520, sigma=400, rated_deals=1)
+    RatingChange.objects.create(user=users[0], deal=deal, position=0, won=True, mu_before=1500, sigma_before=500,
+                                mu_after=1520, sigma_after=400, rated_deals=1, created_at=timezone.now())
+    PlayedDeal.objects.create(user=users[0], deal=deal, match=match, table_kind="match", position=0, place=1, won=True,
+                              advance=2, finished_at=timezone.now())
+    quickplay_services.join(user=make_user(), tier="junior")
     Group.objects.create(name="Moderators")
     superuser = get_user_model().objects.create_superuser("root", "root@example.com", "root-password-123")
     client.post(reverse("accounts:login"), {"username": "root", "password": "wrong"})  # a counted attempt
@@ -40,13 +51,34 @@ def admin_client_with_data(client, make_user, make_table, full_table):
     return client
 
 
+def _a_tournament_with_a_round(make_user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.tournaments import services as tournament_services
+    from games.tournaments.models import Tournament
+
+    now = timezone.now()
+    tournament = tournament_services.create_tournament(
+        organiser=make_user(is_staff=True), name="Open", format="duplicate", rounds=1, boards_per_round=1,
+        think_time=30, registration_closes_at=now + timedelta(hours=1), starts_at=now + timedelta(hours=1))
+    for _ in range(3):
+        entrant = tournament_services.register(tournament=tournament, user=make_user())
+        tournament_services.join_partner(tournament=tournament, user=make_user(), code=entrant.partner_code)
+    Tournament.objects.filter(pk=tournament.pk).update(registration_opens_at=now - timedelta(hours=2),
+                                                       registration_closes_at=now, starts_at=now)
+    tournament_services.advance(tournament_id=tournament.pk)
+
+
 def model_admins():
     return [(model, model_admin) for model, model_admin in admin.site._registry.items()]
 
 
 @pytest.mark.django_db
-def test_every_admin_page_loads(admin_client_with_data, rf):
+def test_every_admin_page_loads(admin_client_with_data, rf, make_user):
     client = admin_client_with_data
+    _a_tournament_with_a_round(make_user)
     assert client.get(reverse("admin:index")).status_code == 200
     superuser = get_user_model().objects.get(username="root")
     checked = 0

@@ -179,11 +179,13 @@ def test_guests_have_no_points_to_adjust(make_guest):
 
 
 def test_leaderboard_orders_registered_players_by_points(make_user, make_guest):
+    from games.players.selectors import Board, board_page
+
     low, high, middle = make_user(points=10), make_user(points=520), make_user(points=130)
     make_guest()
-    board = list(selectors.leaderboard())
-    assert [profile.user_id for profile in board] == [high.pk, middle.pk, low.pk]
-    assert [profile.tier.key for profile in board] == ["grandmaster", "senior", "junior"]
+    board = board_page(Board("points", "all"), 1)
+    assert [row["user_id"] for row in board] == [high.pk, middle.pk, low.pk]
+    assert [row["tier"] for row in board] == ["grandmaster", "senior", "junior"]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -77,3 +77,37 @@ def test_a_guest_create_form_offers_no_tier(make_user):
     guest = account_services.create_guest()
     assert "tier" not in CreateTableForm(user=guest).fields
     assert "tier" in CreateTableForm(user=make_user()).fields
+
+
+@pytest.mark.django_db
+def test_an_invitation_offers_a_visitor_the_guest_path_and_comes_back(client, make_user):
+    """A visitor opening an invitation link is offered to play as a guest (or log in, or
+    sign up); as a guest, they come back to the invitation and take a seat there."""
+    host = make_user(display_name="Hostess")
+    table = services.create_table(host=host, kind=Table.Kind.FRIEND)
+    link = reverse("games:join_invite", args=[table.invite_code])
+    page = client.get(link)
+    html = page.content.decode()
+    assert page.status_code == 200 and "Hostess invited you" in html
+    assert 'data-testid="join-as-guest"' in html and f'name="next" value="{link}"' in html
+    assert f'{reverse("accounts:login")}?next={link}' in html.replace("%2F", "/")
+    assert f'{reverse("accounts:signup")}?next={link}' in html.replace("%2F", "/")
+    assert not table.seats.exclude(user=host).exists()
+    back = client.post(reverse("accounts:guest"), {"next": link})
+    assert back.status_code == 302 and back.url == link
+    confirm = client.get(link)
+    assert 'data-testid="join-take-seat"' in confirm.content.decode()
+    client.post(link)
+    assert table.seats.get(position=1).user.profile.is_guest
+
+
+@pytest.mark.django_db
+def test_signing_up_from_an_invitation_comes_back_to_it(client, make_user):
+    table = services.create_table(host=make_user(), kind=Table.Kind.FRIEND)
+    link = reverse("games:join_invite", args=[table.invite_code])
+    form = client.get(reverse("accounts:signup") + "?next=" + link).content.decode()
+    assert f'name="next" value="{link}"' in form
+    response = client.post(reverse("accounts:signup"), {
+        "username": "newcomer", "display_name": "Newcomer", "password1": "a-long-pass-phrase-42",
+        "password2": "a-long-pass-phrase-42", "next": link})
+    assert response.status_code == 302 and response.url == link

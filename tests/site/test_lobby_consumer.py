@@ -80,3 +80,23 @@ async def test_refuses_foreign_origins():
     communicator, connected = await connect(origin=(b"origin", b"http://evil.example"))
     assert not connected
     await communicator.disconnect()
+
+
+@pytest.mark.parametrize("signed_in", [False, True])
+async def test_the_switcher_redraws_the_tables_in_the_new_language(make_user, signed_in):
+    """The header's switcher tells the lobby's socket (static/site/language.js): the
+    tables come again at once in the new language, not at the next change or reload."""
+    host = await database_sync_to_async(make_user)(display_name="Lobby Lang")
+    await database_sync_to_async(services.create_table)(host=host, kind="practice")
+    communicator, connected = await connect(host if signed_in else None)
+    assert connected
+    english = await communicator.receive_from(timeout=5)
+    assert "Practice table" in english and "练习桌" not in english
+    await communicator.send_to(text_data='{"action": "language", "language": "zh-hans"}')
+    chinese = await communicator.receive_from(timeout=5)
+    assert "练习桌" in chinese and "Practice table" not in chinese
+    # Junk is ignored, and the socket stays.
+    await communicator.send_to(text_data="not json")
+    await communicator.send_to(text_data='{"action": "language", "language": "xx"}')
+    assert await communicator.receive_nothing(timeout=0.3)
+    await communicator.disconnect()

@@ -34,7 +34,8 @@ print(json.dumps({
 
 def read_settings(**env):
     """Import the settings in a fresh interpreter with exactly these variables set."""
-    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS"}}
+    clean = {k: v for k, v in os.environ.items()
+             if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "GUANDAN_REDIS_PREFIX"}}
     clean.update(env, DJANGO_SETTINGS_MODULE="guandan_site.settings")
     output = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=clean, capture_output=True, text=True, check=True)
     return json.loads(output.stdout.strip().splitlines()[-1])
@@ -75,7 +76,8 @@ def test_production_from_the_environment():
     assert conf["options"]["server_side_binding"] is True and conf["options"]["pool"]["max_size"] == 10
     assert conf["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     # Idle connections outlive redis-py 8's default 5 s socket timeout.
-    assert conf["layer_config"] == {"hosts": [{"address": "redis://cache.internal:6379/2", "socket_timeout": 15}]}
+    assert conf["layer_config"] == {"hosts": [{"address": "redis://cache.internal:6379/2", "socket_timeout": 15}],
+                                    "prefix": "guandan-asgi"}
     assert conf["scheduler"] == "celery"
     assert conf["broker"] == "redis://cache.internal:6379/2"
     assert conf["visibility_timeout"] >= 3600
