@@ -395,6 +395,13 @@ def start_player_process() -> None:
     django.setup()
 
 
+def answer_ready(hold: float) -> int:
+    """This player process's pid, after ``hold`` seconds (so a second call goes to the
+    other process)."""
+    time.sleep(hold)
+    return os.getpid()
+
+
 def choose(deal_id: int, seq: int, seat: int) -> tuple[int, list[dict] | None]:
     """(this process's pid, the message(s) a player at ``seat`` sends at step ``seq``, or
     None when the database has moved on): the normal bot's choice, through the page's
@@ -462,6 +469,7 @@ class Harness:
         self.players = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn"),
                                            initializer=start_player_process)
         self.choices_by_process: collections.Counter = collections.Counter()  # pid -> choices made
+        self.player_pids: set[int] = set()
         self.sockets: list[Socket] = []
         self.sends: list[tuple] = []  # (table id, deal, seq acted on, time sent)
         self.acting = False
@@ -575,6 +583,19 @@ class Harness:
         sent = time.time()
         await sock.ws.send(json.dumps(messages[-1]))
         self.sends.append((sock.table.table_id, deal, seq, sent))
+
+    async def start_players(self, limit: float = 120.0) -> None:
+        """Start both players' processes before anything is measured: the pool spawns a
+        process only when no started one is idle, so at a low rate one process used to
+        make every choice, and a process that hung at start-up went unnoticed. Each
+        process answers once; one that does not answer within ``limit`` stops the run."""
+        loop = asyncio.get_running_loop()
+        deadline = time.monotonic() + limit
+        while len(self.player_pids) < 2:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"only {len(self.player_pids)} of 2 player processes started within {limit:.0f} s")
+            pids = await asyncio.gather(*(loop.run_in_executor(self.players, answer_ready, 0.5) for _ in range(2)))
+            self.player_pids.update(pids)
 
     async def quiet(self, sockets: list[Socket], seconds: float, limit: float = 30.0) -> None:
         """Wait until none of ``sockets`` has received anything for ``seconds``."""
@@ -777,6 +798,7 @@ async def run_part(harness: Harness, tables: list[BenchTable], *, seconds: float
     await asyncio.sleep(0.5)  # every consumer has joined its group
     harness.think = think
     harness.choices_by_process.clear()
+    harness.choices_by_process.update({pid: 0 for pid in harness.player_pids})
     harness.acting = True
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(harness.executor, start_matches, tables)
@@ -983,6 +1005,7 @@ async def main_async(args, services: Services) -> list[dict]:
     harness.jitter = args.jitter
     harness.compression = "deflate" if args.compression else None
     try:
+        await harness.start_players()
         return await _run_parts(args, services, harness)
     finally:
         harness.players.shutdown(wait=True, cancel_futures=True)
