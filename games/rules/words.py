@@ -34,7 +34,7 @@ from games.engine.reading import (
     TRIPLE, TRIPLE_RUN, Reading, shown_rank,
 )
 
-RULE_ID = re.compile(r"\bR(?:1[0-2]|[1-9])(?:\.(?:1[0-2]|[1-9]))?\b")
+RULE_ID = re.compile(r"\bR(?:1[0-3]|[1-9])(?:\.(?:1[0-2]|[1-9]))?\b")
 
 # --------------------------------------------------------------------------------------
 # Ranks and plays
@@ -546,7 +546,15 @@ def rule_links(text) -> SafeString:
     return mark_safe("".join(out))
 
 
+def link_help_texts(form) -> None:
+    """Every rule id in ``form``'s help texts a link to its rule (Django's form templates
+    show a help text as safe HTML)."""
+    for field in form.fields.values():
+        if field.help_text:
+            field.help_text = rule_links(field.help_text)
+
+
 __all__ = [
-    "RULE_ID", "is_known_reason", "name_text", "rank_text", "reading_label", "reason_text",
+    "RULE_ID", "is_known_reason", "link_help_texts", "name_text", "rank_text", "reading_label", "reason_text",
     "rule_links", "rule_url", "sentence_text", "settlement_text",
 ]

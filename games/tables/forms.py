@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.models import SEAT_COUNT, Table
+from games.rules.words import link_help_texts, rule_links
 
 
 class CreateTableForm(forms.ModelForm):
@@ -37,12 +38,13 @@ class CreateTableForm(forms.ModelForm):
             ]
             self.fields["kind"].help_text = _("Guests play practice and friend tables; register to play match tables.")
             del self.fields["tier"]  # tiers are for match tables only
+        link_help_texts(self)
 
     def clean(self):
         cleaned = super().clean()
         kind = cleaned.get("kind")
         if kind == Table.Kind.MATCH and not cleaned.get("tier"):
-            self.add_error("tier", _("R10.1: choose a tier for a match table."))
+            self.add_error("tier", rule_links(_("R10.1: choose a tier for a match table.")))
         if kind != Table.Kind.MATCH:
             cleaned["tier"] = ""
         if kind != Table.Kind.FRIEND:

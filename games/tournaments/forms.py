@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import BotLevel, Table
+from games.rules.words import link_help_texts
 
 from .models import MAX_BOARDS_PER_ROUND, MAX_ROUNDS, Tournament
 
@@ -44,6 +45,7 @@ class TournamentForm(forms.Form):
         if user is None or not user.is_staff:
             # A player's tournament is a private one for a club (R13.1).
             del self.fields["is_private"]
+        link_help_texts(self)
 
     def clean(self):
         cleaned = super().clean()

@@ -2,27 +2,15 @@
 return panel, at the settlement (the promotion in words, points, the next tribute), in
 the autopilot's note and above the partner's cards."""
 
-import re
-
 import pytest
 
 from games.live import door
 from games.live.render import ViewerState, render_private, render_public, scene_for
-from games.rules.words import rule_url
 
+from ..rule_ids import LINKED, unlinked_rule_ids
 from .helpers import play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-LINKED = re.compile(r'<a class="rule-link" href="([^"]+)">(R\d+\.\d+)</a>')
-
-
-def unlinked_rule_ids(html: str) -> list[str]:
-    """Rule ids in the text a person reads (not in attributes) that are not links."""
-    for href, rule in LINKED.findall(html):
-        assert href == rule_url(rule)
-    text = re.sub(r"<[^>]+>", " ", LINKED.sub("", html))
-    return re.findall(r"R\d+\.\d+", text)
 
 
 def test_the_settlement_and_the_tribute_link_every_rule_id(playing_table, timers):

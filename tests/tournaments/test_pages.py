@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.tournaments.models import Entrant, Registration, Round, Tournament
 
+from ..rule_ids import unlinked_rule_ids
 from .conftest import absent, close_registration, run_to_the_end
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -87,15 +88,20 @@ def test_pages_of_a_played_tournament(make_tournament, timers, make_user):
     # Round 1 in play: the board page says R13.6 and shows no card.
     hidden = viewer.get(reverse("tournaments:board", args=[tournament.pk, 1, 1]))
     assert hidden.status_code == 403 and "R13.6" in hidden.content.decode() and "data-card" not in hidden.content.decode()
+    assert unlinked_rule_ids(hidden.content.decode()) == []  # every rule id shown links to its rule
     page = viewer.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
     assert "Bot pair" in page and "data-card" not in page
+    assert unlinked_rule_ids(page) == []
     run_to_the_end(tournament, timers)
     assert tournament.status == Tournament.Status.FINISHED
     page = viewer.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
     assert "Final standings" in page
+    assert unlinked_rule_ids(page) == []
     board = viewer.get(reverse("tournaments:board", args=[tournament.pk, 2, 1])).content.decode()
+    assert unlinked_rule_ids(board) == []
     assert len(re.findall(r'data-card="\d+"', board)) == 108  # who held which cards
     assert board.count(reverse("replays:deal", args=[1]).rsplit("/", 2)[0]) >= 2  # each table's replay
     pair = Entrant.objects.filter(tournament=tournament, is_bot_pair=False).first()
-    assert viewer.get(reverse("tournaments:entrant", args=[tournament.pk, pair.number])).status_code == 200
+    own = viewer.get(reverse("tournaments:entrant", args=[tournament.pk, pair.number]))
+    assert own.status_code == 200 and unlinked_rule_ids(own.content.decode()) == []
     assert Round.objects.filter(tournament=tournament, status="finished").count() == 2
