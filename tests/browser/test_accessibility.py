@@ -41,10 +41,13 @@ def axe_problems(page, where: str) -> list[str]:
         // pseudoContent, bgOverlap, ...); a one-character rank ("shortTextContent") or a
         // symbol ("nonBmp") is text axe leaves to people, not a colour it could not find.
         const why = (n) => [...n.any, ...n.all, ...n.none].map(c => c.data && c.data.messageKey).filter(Boolean);
+        // The colours axe read, to tell a real clash from a page caught mid-change.
+        const colours = (n) => [...n.any, ...n.all, ...n.none].filter(c => c.data && c.data.fgColor)
+            .map(c => `${c.data.fgColor} on ${c.data.bgColor}`).join(' ');
         const pick = (list) => list.map(v => ({id: v.id, impact: v.impact,
             nodes: v.nodes.filter(n => v.id !== 'color-contrast' || !why(n).every(k => ['shortTextContent', 'nonBmp'].includes(k))
                                        || why(n).length === 0)
-                          .slice(0, 5).map(n => n.target.join(' ') + ' ' + why(n).join(',') + ' '
+                          .slice(0, 5).map(n => n.target.join(' ') + ' ' + why(n).join(',') + ' ' + colours(n) + ' '
                                            + (n.failureSummary || '').slice(0, 160))}));
         return {violations: pick(r.violations), incomplete: pick(r.incomplete)};
     }""")
