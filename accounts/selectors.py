@@ -1,6 +1,6 @@
 """Reads about people: profiles, recent matches, the ledger (the leaderboards: ``games.players``)."""
 
-from django.db.models import Q, Sum
+from django.db.models import Max, Q, Sum
 
 from .models import PointsEntry, Profile
 
@@ -30,9 +30,10 @@ def recent_matches(user, *, limit: int = 10) -> list[dict]:
     """The user's latest matches with the seat, result and points each brought.
 
     Each item: ``match``, ``position``, ``outcome`` ("won", "lost", "playing" or
-    "abandoned"), ``points`` (net career points from that match).
+    "abandoned"), ``points`` (net career points from that match), ``last_deal`` (the
+    id of its latest finished deal, for the replay link, or None).
     """
-    from games.models import Match, Participant
+    from games.models import Deal, Match, Participant
 
     participations = (
         # A tournament's boards have their own pages (and no winner of a match).
@@ -45,6 +46,10 @@ def recent_matches(user, *, limit: int = 10) -> list[dict]:
         .values_list("match")
         .annotate(total=Sum("delta"))
     )
+    last_deals = dict(
+        Deal.objects.filter(match__in=[item.match_id for item in participations], finished_at__isnull=False)
+        .values_list("match").annotate(last=Max("pk"))
+    )
     rows = []
     for item in participations:
         match = item.match
@@ -54,5 +59,6 @@ def recent_matches(user, *, limit: int = 10) -> list[dict]:
             outcome = "abandoned"
         else:
             outcome = "won" if match.winner_team == item.team else "lost"
-        rows.append({"match": match, "position": item.position, "outcome": outcome, "points": points.get(match.pk, 0)})
+        rows.append({"match": match, "position": item.position, "outcome": outcome, "points": points.get(match.pk, 0),
+                     "last_deal": last_deals.get(match.pk)})
     return rows

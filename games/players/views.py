@@ -3,7 +3,6 @@
 from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
-from django.db.models import Max
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -11,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from accounts import career
 from accounts import selectors as account_selectors
-from games.models import Deal, Table
+from games.models import Table
 from games.players import rating, selectors
 from games.players.present import rating_chart
 from games.tables import selectors as table_selectors
@@ -77,12 +76,6 @@ def player_page(request, username):
     kinds = selectors.KINDS if own or request.user.is_staff else (Table.Kind.MATCH, Table.Kind.PRACTICE)
     viewer = table_selectors.viewer_for(request.user, invited_table_ids=table_selectors.invitations(request.session).keys())
     matches = [row for row in account_selectors.recent_matches(user) if table_selectors.may_see_match(row["match"], viewer)]
-    last_deals = dict(
-        Deal.objects.filter(match__in=[row["match"].pk for row in matches], finished_at__isnull=False)
-        .values_list("match").annotate(last=Max("pk"))
-    )
-    for row in matches:
-        row["last_deal"] = last_deals.get(row["match"].pk)
     player_rating = selectors.rating_of(user)
     board = selectors.Board("rating", "all")
     rank = selectors.rank_of(board, user) if player_rating and not player_rating.provisional else None

@@ -191,3 +191,22 @@ def test_public_profile_and_leaderboard(client, make_user):
     assert board.status_code == 200
     assert board.context["rows"][0]["user_id"] == star.pk
     assert "Grandmaster" in board.content.decode()
+
+
+@pytest.mark.django_db
+def test_profile_and_player_page_link_each_match_to_its_history_and_last_finished_deal(client, make_user):
+    from tests.replays.factories import play_deals, start_match_with_bots
+
+    host, partner = make_user(username="hui"), make_user(username="ping")
+    match = start_match_with_bots(host=host, partner=partner)
+    client.force_login(host)
+    # Only the deal in play: nothing to replay yet (no replay of an unfinished deal).
+    for url in (reverse("accounts:profile"), reverse("player_profile", args=["hui"])):
+        response = client.get(url)
+        assert response.context["recent_matches"][0]["last_deal"] is None
+        assert reverse("replays:match", args=[match.pk]) in response.content.decode()
+    finished = play_deals(match, 2)[-1].deal
+    for url in (reverse("accounts:profile"), reverse("player_profile", args=["hui"])):
+        html = client.get(url).content.decode()
+        assert f'href="{reverse("replays:deal", args=[finished.pk])}"' in html
+        assert reverse("replays:match", args=[match.pk]) in html
