@@ -31,6 +31,15 @@ def colon() -> str:
     return sign + " " if sign == ":" else sign
 
 
+@register.simple_tag
+def sentence_gap() -> str:
+    """What goes between two sentences drawn from two messages: a space in English,
+    nothing in Chinese, whose full stop (。) already ends the sentence."""
+    from django.utils.translation import get_language
+
+    return "" if (get_language() or "").startswith("zh") else " "
+
+
 @register.filter
 def level_label(level) -> str:
     """A level as people say it (R2.1): rank index 0 is "2", 8 is "10", 12 is "A"."""

@@ -1,6 +1,7 @@
 """Chinese typography, read from the pages as a browser lays them out (zh-Hans): no fake
 italics (CJK fonts have none), full-width colons after Chinese words (理牌：点数), the
-sign-up form's help texts clear of their inputs and of their focus rings, and the phone
+sign-up form's help texts clear of their inputs and of their focus rings, no space
+around Chinese punctuation where two messages meet (。此操作无法撤销), and the phone
 saying whose turn it is when it is the player's (轮到你…)."""
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ TEXTS_SCRIPT = """
 }
 """
 CJK_THEN_COLON = re.compile(r"[\u4e00-\u9fff]\s*:")
+# A space after Chinese punctuation before Chinese text, or before Chinese punctuation
+# ("。 此操作", "A。 排行榜"): two messages joined with the English sentence gap.
+SPACED_PUNCTUATION = re.compile(r"[。，；：！？、）」][ \u00a0]+[\u4e00-\u9fff（]|[\u4e00-\u9fff][ \u00a0]+[。，；：！？、（）]")
 
 
 def typography_problems(page, where: str) -> list[str]:
@@ -43,6 +47,8 @@ def typography_problems(page, where: str) -> list[str]:
             problems.append(f"{where}: {name} {text[:30]!r} is {style}")
         if CJK_THEN_COLON.search(text):
             problems.append(f"{where}: {name} {text[:40]!r} has a half-width colon after Chinese")
+        if (gap := SPACED_PUNCTUATION.search(text)):
+            problems.append(f"{where}: {name} {text[max(0, gap.start() - 20):gap.end() + 10]!r} has a space at Chinese punctuation")
     return sorted(set(problems))
 
 
@@ -78,5 +84,10 @@ def test_chinese_pages_set_colons_and_styles_as_chinese_is_written(new_context, 
         box = turn.bounding_box()
         assert box["width"] > 20 and box["x"] >= 0 and box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
         assert "轮到你" in turn.inner_text()
+        if width == 1280:
+            # The player's own pages too: the profile, the player page, the data page.
+            for path in ("/accounts/profile/", f"/players/{user.username}/", "/accounts/data/", "/leaderboard/", "/tournaments/"):
+                page.goto(path)
+                problems += typography_problems(page, path)
         page.context.close()
     assert not problems, "\n".join(problems)

@@ -95,8 +95,12 @@ def test_pages_of_a_played_tournament(make_tournament, timers, make_user):
     run_to_the_end(tournament, timers)
     assert tournament.status == Tournament.Status.FINISHED
     page = viewer.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
-    assert "Final standings" in page
+    assert "Final standings" in page and "The bot pair is not ranked" in page
     assert unlinked_rule_ids(page) == []
+    # Two sentences from two messages: a space between them in English, none after 。.
+    assert re.search(r"head to head\. The bot pair is not ranked", page)
+    zh = viewer.get(reverse("tournaments:detail", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="zh-CN").content.decode()
+    assert re.search(r"。机器人对不计入排名", zh), "the bot pair's sentence follows the full stop with no space"
     board = viewer.get(reverse("tournaments:board", args=[tournament.pk, 2, 1])).content.decode()
     assert unlinked_rule_ids(board) == []
     assert len(re.findall(r'data-card="\d+"', board)) == 108  # who held which cards
