@@ -146,11 +146,18 @@ class DealAdmin(admin.ModelAdmin):
     list_display = ("id", "match", "number", "active_level", "seq", "ruleset_version", "started_at", "finished_at")
     list_filter = ("ruleset_version", "match__table__kind")
     search_fields = ("=id", "=match__id", "=match__table__id", "match__participants__user__username")
-    raw_id_fields = ("match",)
-    readonly_fields = ("started_at",)
     list_select_related = ("match",)
     inlines = [ActionInline]
     actions = ["analyse_deals"]
+
+    # A deal is its hands and its action log, written by the door only (the snapshot is
+    # the log's fold; the web processes keep the newest step they served and trust the
+    # stored one to match it): shown here, never edited.
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in Deal._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
 
     def view_on_site(self, obj):
         """The deal's replay (refused to outsiders while the deal is in progress)."""

@@ -97,6 +97,16 @@ def default_language():
 
 
 @pytest.fixture(autouse=True)
+def fresh_scenes():
+    """Each test starts with no kept scenes (``games.live.render``): SQLite gives ids out
+    again after a test, so a scene kept from an earlier test could stand for a step of
+    another deal with the same id."""
+    from games.live.render import forget_scenes
+
+    forget_scenes()
+
+
+@pytest.fixture(autouse=True)
 def fresh_leaderboards():
     """Each test reads the leaderboards afresh (their pages are cached for a minute)."""
     from games.players.selectors import forget_cached

@@ -42,9 +42,9 @@ from games.engine.replay import (
     state_to_json,
 )
 from games.live.broadcast import announce_table_changed
-from games.live.render import SEAT_RELATED, scene_for
+from games.live.render import SEAT_RELATED, kept_step, scene_for
 from games.live.scheduler import schedule
-from games.live.selectors import current_deal, deal_in_play, seat_of
+from games.live.selectors import current_deal, lock_step, seat_of
 from games.models import Action, Deal, Match, Seat, Table
 from games.players import services as player_services
 
@@ -237,10 +237,18 @@ def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, a
     with transaction.atomic():
         # Lock first, then read: a deal read in the same statement as the lock would come
         # from before the wait, missing what the previous holder of the lock committed.
-        table = Table.objects.select_for_update().get(pk=table_id)
+        # The step this process holds already (its newest scene of the table): then the
+        # snapshot is neither read nor parsed, only checked to be that step.
+        kept = kept_step(table_id, expected_deal) if expected_deal is not None else None
+        locked = (lock_step(table_id, expected_deal, known=kept[0].step if kept else None)
+                  if expected_deal is not None else None)
+        if locked is not None:
+            table, deal = locked
+        else:  # no deal given, or not the one in play: the answer names what is
+            table = Table.objects.select_for_update().get(pk=table_id)
+            deal = current_deal(table)
         if table.status != Table.Status.PLAYING:
             raise PlayError("R10.5", _("this table is not playing a match"))
-        deal = (deal_in_play(table_id, expected_deal) if expected_deal is not None else None) or current_deal(table)
         if deal is None:
             raise PlayError("R10.5", _("no deal is in progress"))
         seats = seat_cache.get(table)
@@ -263,7 +271,10 @@ def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, a
             )
         if deal.finished_at is not None:
             raise PlayError("R6.6", _("the deal is over"))
-        state = state_from_json(deal.state)
+        if deal.state is None:  # the step ``kept`` holds (``lock_step``)
+            state, deal.state = kept[0], kept[1] if kept[1] is not None else state_to_json(kept[0])
+        else:
+            state = state_from_json(deal.state)
         new_state = apply(state, EngineAction(kind, seat, cards, reading, actor))
         if kind == "play" and reading is None:
             reading = new_state.history[-1].reading

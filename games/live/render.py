@@ -229,6 +229,7 @@ class Scene:
     def from_event(cls, text: str) -> Scene:
         data = json.loads(text)
         data["deadline"] = datetime.fromisoformat(data["deadline"]) if data["deadline"] else None
+        data["state_json"] = data["state"]
         data["state"] = state_from_json(data["state"])
         data["seats"] = {info["position"]: SeatInfo(**info) for info in data["seats"]}
         return cls(**data)
@@ -248,6 +249,25 @@ def _keep_scene(table_id: int, text: str, scene: Scene) -> None:
         _scenes[table_id] = (text, scene)  # newest last: the oldest go first when full
         while len(_scenes) > SCENE_TABLES:
             del _scenes[next(iter(_scenes))]
+
+
+def forget_scenes() -> None:
+    """Drop the scenes this process keeps: for a deal's rows changed outside the door
+    (a test rigging a deal), whose steps the kept scenes would otherwise stand for."""
+    with _scenes_lock:
+        _scenes.clear()
+
+
+def kept_step(table_id: int, deal_id: int) -> tuple[DealState, dict | None] | None:
+    """The state (and its JSON, when held) of deal ``deal_id`` at the newest step of
+    table ``table_id`` this process has sent or received, if any: every step is
+    committed before its event is sent, so the door may take it for the deal's
+    snapshot when the deal is still at that step (``selectors.lock_step`` checks)."""
+    with _scenes_lock:
+        kept = _scenes.get(table_id)
+    if kept is None or kept[1].deal_id != deal_id:
+        return None
+    return kept[1].state, kept[1].state_json
 
 
 def scene_from_event(table_id: int, text: str) -> Scene:
@@ -277,7 +297,7 @@ def scene_for(table: Table, deal: Deal | None = None, seats: Iterable[Seat] | No
         infos = {seat.position: seat_info(seat, rated=table.kind == Table.Kind.MATCH) for seat in seats}
     if Deal.match.is_cached(deal) or not hasattr(deal, "match_status"):
         match_status, match_winner = deal.match.status, deal.match.winner_team
-    else:  # read with the deal, without loading the match (``selectors.deal_in_play``)
+    else:  # read with the deal, without loading the match (``selectors.lock_step``)
         match_status, match_winner = deal.match_status, deal.match_winner
     return Scene(
         table_id=table.pk, kind=table.kind, think_time=table.think_time, awards_points=table.awards_points, tier=table.tier,

@@ -18,23 +18,6 @@ def current_deal(table: Table) -> Deal | None:
     return Deal.objects.filter(match__table=table).select_related("match").order_by("-match__number", "-number").first()
 
 
-_DEAL_IN_PLAY = (
-    f'SELECT d.*, m.status AS match_status, m.winner_team AS match_winner FROM "{Deal._meta.db_table}" d '
-    f'INNER JOIN "{Match._meta.db_table}" m ON m.id = d.match_id '
-    f"WHERE d.id = %s AND m.table_id = %s AND d.finished_at IS NULL"
-)
-
-
-def deal_in_play(table_id: int, deal_id: int) -> Deal | None:
-    """The deal ``deal_id`` if it is the table's deal in progress (a deal in progress is
-    always its table's newest), else None; with what the pages show of its match
-    (``match_status``, ``match_winner``; the match itself loads when used). The door's
-    one read of the deal, run for every action: one plain statement, where the newest
-    deal by its match's and its own number cost the ORM a join, an ordering and their
-    compilation every time."""
-    return next(iter(Deal.objects.raw(_DEAL_IN_PLAY, [deal_id, table_id])), None)
-
-
 def deal_state(deal: Deal) -> DealState:
     return state_from_json(deal.state)
 
@@ -61,3 +44,69 @@ def newest_steps(table_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
         .values_list("pk", "deal_id", "deal_seq")
     )
     return {pk: (deal_id, seq) for pk, deal_id, seq in rows if deal_id is not None}
+
+
+# The door's first statement for every action: the table's lock and the deal in play, in
+# one round trip. Both rows are locked (``FOR UPDATE OF t, d``, the table's row first), so
+# a door that waited for the lock reads the deal as the previous holder left it:
+# PostgreSQL re-reads locked rows that changed during the wait (and drops the row when
+# the deal finished meanwhile), where a row merely joined would come from before the
+# wait. The snapshot (``state``) is left out when the caller already holds the step
+# ``known`` (this process's newest scene of the table), so a step costs neither its
+# transfer nor its parsing.
+_TABLE_FIELDS = [f for f in Table._meta.concrete_fields]
+_DEAL_FIELDS = [f for f in Deal._meta.concrete_fields if f.name in (
+    "id", "match", "number", "state", "seq", "deadline", "clock_at", "result", "finished_at")]
+
+
+def _columns(fields, alias: str, offset: int) -> str:
+    names = []
+    for field in fields:
+        column = f'{alias}."{field.column}"'
+        if field.name == "state":
+            column = f'CASE WHEN {alias}."seq" = %s THEN NULL ELSE {column} END'
+        names.append(f'{column} AS "c{offset + len(names)}"')
+    return ", ".join(names)
+
+
+_LOCK_STEP = (
+    f"SELECT {_columns(_TABLE_FIELDS, 't', 0)}, {_columns(_DEAL_FIELDS, 'd', len(_TABLE_FIELDS))}, "
+    f'm."status", m."winner_team" '
+    f'FROM "{Table._meta.db_table}" t '
+    f'INNER JOIN "{Match._meta.db_table}" m ON m."table_id" = t."id" '
+    f'INNER JOIN "{Deal._meta.db_table}" d ON d."match_id" = m."id" '
+    f'WHERE t."id" = %s AND d."id" = %s AND d."finished_at" IS NULL'
+)
+
+
+def _from_row(model, fields, values, connection):
+    converted = []
+    for field, value in zip(fields, values):
+        col = field.get_col(model._meta.db_table)
+        for convert in connection.ops.get_db_converters(col) + col.get_db_converters(connection):
+            value = convert(value, col, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [f.attname for f in fields], converted)
+
+
+def lock_step(table_id: int, deal_id: int, *, known: int | None = None) -> tuple[Table, Deal] | None:
+    """Lock table ``table_id`` and read its deal ``deal_id`` if that deal is in progress
+    (else None, and nothing is locked): the door's read, in one statement. The deal's
+    ``state`` is None when its ``seq`` is ``known``; the deal's other fields the door does
+    not use are deferred (read if touched), and it carries what the pages show of its
+    match (``match_status``, ``match_winner``), so the match itself loads only if used."""
+    from django.db import connection
+
+    sql = _LOCK_STEP
+    if connection.features.has_select_for_update_of:
+        sql += " FOR UPDATE OF t, d"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [-1 if known is None else known, table_id, deal_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    split = len(_TABLE_FIELDS)
+    table = _from_row(Table, _TABLE_FIELDS, row[:split], connection)
+    deal = _from_row(Deal, _DEAL_FIELDS, row[split:split + len(_DEAL_FIELDS)], connection)
+    deal.match_status, deal.match_winner = row[-2], row[-1]
+    return table, deal

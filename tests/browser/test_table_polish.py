@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Table
+from games.live.render import forget_scenes
 from games.tables import services
 
 from .test_table_browser import player_page, wait_connected
@@ -118,6 +119,7 @@ def table_of_long_plays(make_user):
                     lead_seat=0, turn=0)
     deal.hands, deal.state = hands, state_to_json(state)
     deal.save()
+    forget_scenes()  # the deal changed outside the door
     for seat, play in enumerate(chosen):
         deal.refresh_from_db()
         door.submit_action(table_id=table.pk, seat=seat, kind="play", cards=play, reading=None,

@@ -359,3 +359,46 @@ def test_the_door_reads_the_seats_again_only_when_they_change(playing_table):
     row.auto_play = None
     row.save()
     assert len(_seat_reads(table, users)) == 1
+
+
+def _door_queries(table, users, rng):
+    """The statements of one action through the door (the player's choice made first)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    deal, state = current(table)
+    seat = state.to_act[0]
+    action = legal_actions(state, seat)[0] if state.phase != "play" else rng.choice(legal_actions(state, seat))
+    with CaptureQueriesContext(connection) as queries:
+        door.submit_action(table_id=table.pk, seat=seat, kind=action.kind, cards=action.cards, reading=action.reading,
+                           expected_deal=deal.pk, expected_seq=deal.seq, user=users[seat])
+    return [q["sql"] for q in queries.captured_queries]
+
+
+def test_the_door_reads_the_snapshot_only_when_this_process_does_not_hold_the_step(playing_table):
+    """Every step's scene is kept by the process that sent or received it; the door locks
+    the table and reads the deal in one statement, and leaves the snapshot out when the
+    deal is still at the step this process holds. A process that does not hold it (it
+    was started afresh, or another process moved the deal on) reads the snapshot."""
+    from games.live import render
+
+    table, users = playing_table
+    rng = random.Random(5)
+    _door_queries(table, users, rng)  # this process now holds the newest step
+    sql = _door_queries(table, users, rng)
+    reads = [s for s in sql if s.lstrip().upper().startswith("SELECT") and '"games_deal"' in s]
+    assert len(reads) == 1, reads  # the lock and the deal in one statement
+    deal, state = current(table)
+    kept = render.kept_step(table.pk, deal.pk)
+    assert kept is not None and kept[0] == state and kept[1] == deal.state
+    # Held at an older step (another process played the last one): read, and right.
+    older = render.Scene.from_event(render.scene_for(table).to_event())
+    _door_queries(table, users, rng)
+    with render._scenes_lock:
+        render._scenes[table.pk] = ("stale", older)
+    _door_queries(table, users, rng)
+    render.forget_scenes()  # held by none: read, and right
+    _door_queries(table, users, rng)
+    deal, state = current(table)
+    assert fold(initial_state(deal), engine_actions(deal)) == state
+    assert deal.seq == Action.objects.filter(deal=deal).count() == state.step

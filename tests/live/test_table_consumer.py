@@ -13,6 +13,7 @@ from django.test import Client
 from games.engine.deal import new_deal
 from games.engine.replay import state_to_json
 from games.live import selectors as live_selectors
+from games.live.render import forget_scenes
 from games.models import Action
 from guandan_site.asgi import application
 
@@ -190,6 +191,7 @@ async def test_several_readings_offer_play_as_buttons(playing_table):
         fresh = replace(fresh, lead_seat=0, turn=0)
         deal.hands, deal.state = hands, state_to_json(fresh)
         deal.save()
+        forget_scenes()  # the deal changed outside the door
         return deal, mine
 
     deal, mine = await database_sync_to_async(rig)()

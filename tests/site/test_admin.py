@@ -142,6 +142,20 @@ def test_deal_page_shows_the_action_log_read_only_and_in_order(admin_client_with
 
 
 @pytest.mark.django_db
+def test_a_deals_record_is_shown_never_edited(admin_client_with_data):
+    """The snapshot is the fold of the log (R11.1), written by the door alone."""
+    client = admin_client_with_data
+    deal = Deal.objects.get()
+    before = (deal.state, deal.seq, deal.hands)
+    html = client.get(reverse("admin:games_deal_change", args=[deal.pk])).content.decode()
+    assert 'name="state"' not in html and 'name="seq"' not in html and 'name="hands"' not in html
+    client.post(reverse("admin:games_deal_change", args=[deal.pk]), {"seq": 40, "state": "{}", "hands": "[]"})
+    deal.refresh_from_db()
+    assert (deal.state, deal.seq, deal.hands) == before
+    assert client.get(reverse("admin:games_deal_add")).status_code == 403
+
+
+@pytest.mark.django_db
 def test_actions_cannot_be_added_changed_or_deleted(admin_client_with_data):
     client = admin_client_with_data
     action = Action.objects.get(seq=1)
