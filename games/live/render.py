@@ -21,6 +21,7 @@ import re
 import threading
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
 from django.core.exceptions import ObjectDoesNotExist
@@ -61,6 +62,13 @@ SUIT_NAMES = (gettext_lazy("spades"), gettext_lazy("hearts"), gettext_lazy("club
 
 def card_label(card_id: int, level: int) -> str:
     """A card's accessible name, translated: "10 of hearts, wild", "big joker"."""
+    return _card_label(card_id, level, get_language())
+
+
+@lru_cache(maxsize=4096)
+def _card_label(card_id: int, level: int, language: str | None) -> str:
+    # Kept per language (the active one, which names the entry): each card is named
+    # dozens of times a step, and each name costs two or three catalogue lookups.
     rank = RANK_OF[card_id]
     if rank == 14:
         return _("big joker")
@@ -74,7 +82,12 @@ def card_label(card_id: int, level: int) -> str:
 
 
 def card_context(card_id: int, level: int) -> dict[str, Any]:
-    """What a template needs to draw one physical card."""
+    """What a template needs to draw one physical card (a dict of the caller's own)."""
+    return dict(_card_context(card_id, level, get_language()))
+
+
+@lru_cache(maxsize=4096)
+def _card_context(card_id: int, level: int, language: str | None) -> dict[str, Any]:
     rank = RANK_OF[card_id]
     suit = SUIT_OF[card_id]
     if rank >= 13:
@@ -85,12 +98,12 @@ def card_context(card_id: int, level: int) -> dict[str, Any]:
             "id": card_id, "joker": True, "big": rank == 14,
             "rank": pgettext("joker's corner", "BJ") if rank == 14 else pgettext("joker's corner", "SJ"),
             "suit": "\u265b" if rank == 14 else "\u2655", "suit_class": "bj" if rank == 14 else "sj", "wild": False,
-            "name": card_label(card_id, level),
+            "name": _card_label(card_id, level, language),
         }
     return {
         "id": card_id, "joker": False, "rank": shown_rank(rank), "suit": SUIT_SYMBOLS[suit],
         "suit_class": SUIT_CLASSES[suit], "wild": is_wild(card_id, level),
-        "name": card_label(card_id, level),
+        "name": _card_label(card_id, level, language),
     }
 
 
