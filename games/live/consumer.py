@@ -166,6 +166,20 @@ _HAND_CARD = re.compile(r'<input type="checkbox" class="hand-check" id="hc-(\d+)
 _HAND_COUNT = re.compile(r'<legend id="tbl-hand-count".*?</legend>', re.S)
 
 
+@functools.lru_cache(maxsize=64)
+def _regions_of(html: str) -> tuple[tuple[str, str], ...]:
+    """``html``'s regions as (name, text) pairs, in order. Kept for the last few texts:
+    a step's public fragments are the same text for every page of the table here."""
+    parts = _REGION_MARK.split(html)
+    return tuple(zip(parts[1::2], parts[2::2]))
+
+
+@functools.lru_cache(maxsize=64)
+def _log_lines(part: str) -> tuple[tuple[str, str, str], ...]:
+    """The log region's lines: (deal, index, the line's HTML), oldest first."""
+    return tuple((m.group(1), m.group(2), m.group(0)) for m in _LOG_LINE.finditer(part))
+
+
 class _Regions:
     """What this page was last sent of each region of the table, so that a step sends
     only the regions it changed (a seat, the trick, the log's new line, the status),
@@ -196,22 +210,23 @@ class _Regions:
         self.log_lines: list[tuple[str, str]] = []  # (deal, index) of the log's lines sent
 
     @staticmethod
-    def split(html: str) -> list[tuple[str, str]]:
-        parts = _REGION_MARK.split(html)
-        return list(zip(parts[1::2], parts[2::2]))
+    def split(html: str) -> tuple[tuple[str, str], ...]:
+        return _regions_of(html)
 
     def remember(self, html: str) -> str:
         """``html`` is sent whole: remember each of its regions."""
         for name, part in self.split(html):
             self.sent[name] = part
             if name == "log":
-                self.log_lines = [(m.group(1), m.group(2)) for m in _LOG_LINE.finditer(part)]
+                self.log_lines = [(deal, index) for deal, index, _line in _log_lines(part)]
         return html
 
-    def changed(self, html: str) -> str:
-        """The part of ``html`` the page does not hold yet (and remember it)."""
+    def changed(self, html: str, private: str = "") -> str:
+        """The part of ``html`` (and of ``private``, the viewer's own fragments that follow
+        it) the page does not hold yet, and remember it. Every page of a table in this
+        process is given the same public fragments at a step: they are split once."""
         out = []
-        for name, part in self.split(html):
+        for name, part in self.split(html) + (self.split(private) if private else ()):
             if name in self.FRAME:
                 continue
             if name not in self.ALWAYS and name != "hand" and self.sent.get(name) == part:
@@ -249,10 +264,11 @@ class _Regions:
         return f"<!--tbl:hand-->{deletes}{count.group(0)}\n"
 
     def _log(self, part: str) -> str:
-        lines = [(m.group(1), m.group(2)) for m in _LOG_LINE.finditer(part)]
+        entries = _log_lines(part)
+        lines = [(deal, index) for deal, index, _line in entries]
         old, self.log_lines = self.log_lines, lines
         known = set(old)
-        new = [m for m in _LOG_LINE.finditer(part) if (m.group(1), m.group(2)) not in known]
+        new = [line for deal, index, line in entries if (deal, index) not in known]
         kept = len(lines) - len(new)
         if old and new and kept <= len(old) and lines[:kept] == old[len(old) - kept:] \
                 and all(deal == old[-1][0] for deal, _index in lines):
@@ -260,7 +276,7 @@ class _Regions:
             # and drop the oldest the log no longer shows.
             gone = "".join(f'<li id="tbl-log-{deal}-{index}" hx-swap-oob="delete"></li>'
                            for deal, index in old[: len(old) - kept])
-            lines_html = "".join(m.group(0) for m in new)
+            lines_html = "".join(new)
             return f'<!--tbl:log-->{gone}<ol hx-swap-oob="beforeend:#tbl-log-list">{lines_html}</ol>\n'
         return "<!--tbl:log-->" + part
 
@@ -433,12 +449,12 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
         public = event.get("public") if event.get("language") == self.language else None
         try:
             # Drawn here, on the event loop: the scene holds all it needs, so no query runs.
-            html = self.draw(scene_from_event(self.table_id, data), public, keep_hand=True)
+            public, private = self.draw_parts(scene_from_event(self.table_id, data), public, keep_hand=True)
         except Exception:  # a bad event must not cost the page its connection
             log.exception("table %s: drawing step %s failed; reading the table afresh", self.table_id, event.get("seq"))
             await self.send_render_or_log()
             return
-        await self.send(text_data=self.regions.changed(html))
+        await self.send(text_data=self.regions.changed(public, private))
 
     async def send_render(self, *, with_talk: bool = False):
         """The whole table, drawn afresh from the database; ``with_talk``: the table talk
@@ -490,6 +506,10 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
         return self.draw(scene)
 
     def draw(self, scene: Scene, public: str | None = None, *, keep_hand: bool = False) -> str:
+        """This page's fragments of ``scene`` as one text (``draw_parts``)."""
+        return "".join(self.draw_parts(scene, public, keep_hand=keep_hand))
+
+    def draw_parts(self, scene: Scene, public: str | None = None, *, keep_hand: bool = False) -> tuple[str, str]:
         """This page's fragments of ``scene``: the public ones (given, or drawn from the
         spectator's view) and the viewer's own, from the viewer's seat's view only. With
         ``keep_hand``, the hand is left out when it would be drawn exactly as the page
@@ -508,7 +528,7 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
         self.hand_key = parts.hand_key
         if (scene.deal_id, scene.seq) >= self.drawn:
             self.drawn, self.scene = (scene.deal_id, scene.seq), scene
-        return public + parts.html()
+        return public, parts.html()
 
     # ---- actions ---------------------------------------------------------------------
 
