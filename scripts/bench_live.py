@@ -107,6 +107,9 @@ def parse_args(argv=None):
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/13", help="Redis URL with the database to use")
     parser.add_argument("--worker-concurrency", type=int, default=None, help="Celery worker processes (Celery's default)")
     parser.add_argument("--profile", metavar="DIR", help="sample the servers with py-spy during part B")
+    parser.add_argument("--profile-gil", action="store_true",
+                        help="with --profile: sample only the thread holding the interpreter lock (where the CPU goes, "
+                             "not where threads wait)")
     parser.add_argument("--skip-one-table", action="store_true", help="run part B only")
     parser.add_argument("--compression", action="store_true",
                         help="the players offer permessage-deflate, as browsers do (bytes on the wire shrink)")
@@ -734,7 +737,7 @@ def ms(stats: dict[str, float]) -> str:
 class Profiler:
     """py-spy ``record`` (raw, folded stacks) of the servers for a fixed time."""
 
-    def __init__(self, directory: Path, services: Services, seconds: float):
+    def __init__(self, directory: Path, services: Services, seconds: float, gil: bool = False):
         self.directory = directory
         self.directory.mkdir(parents=True, exist_ok=True)
         self.runs = []
@@ -745,7 +748,8 @@ class Profiler:
             for pid in pids:
                 out = self.directory / f"{name}-{pid}.folded"
                 process = subprocess.Popen([spy, "record", "--pid", str(pid), "--duration", str(int(seconds)),
-                                            "--rate", "200", "--format", "raw", "--nonblocking", "-o", str(out)],
+                                            "--rate", "200", "--format", "raw", "--nonblocking", "-o", str(out)]
+                                           + (["--gil"] if gil else []),
                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                            start_new_session=True)
                 self.runs.append((name, out, process))
@@ -793,7 +797,8 @@ def _short(frame: str) -> str:
 
 
 async def run_part(harness: Harness, tables: list[BenchTable], *, seconds: float, think: float, warmup: float,
-                   quiet: float, services: Services, title: str, profile_dir: str | None = None) -> dict:
+                   quiet: float, services: Services, title: str, profile_dir: str | None = None,
+                    profile_gil: bool = False) -> dict:
     sockets = await harness.connect(tables)
     await asyncio.sleep(0.5)  # every consumer has joined its group
     harness.think = think
@@ -806,7 +811,8 @@ async def run_part(harness: Harness, tables: list[BenchTable], *, seconds: float
     await asyncio.sleep(warmup)
     profiler = None
     if profile_dir:
-        profiler = await loop.run_in_executor(None, Profiler, Path(profile_dir), services, seconds - warmup)
+        profiler = await loop.run_in_executor(None, Profiler, Path(profile_dir), services, seconds - warmup,
+                                              profile_gil)
     pids = services.pids()
     pids.update(infrastructure_pids())
     load = os.getloadavg()
@@ -1029,7 +1035,7 @@ async def _run_parts(args, services: Services, harness: Harness) -> list[dict]:
                                                                             bot_speed=args.bot_speed, label="many"))
     site = await run_part(
         harness, many, seconds=args.seconds, think=args.think, warmup=args.warmup, quiet=quiet, services=services,
-        profile_dir=args.profile,
+        profile_dir=args.profile, profile_gil=args.profile_gil,
         title=f"B. {args.tables} tables, {4 - args.bots} players + {args.bots} bots each "
               f"(think {args.think} s +/- {args.jitter:.0%}, bot speed {args.bot_speed} s)")
     results.append(site)
