@@ -585,7 +585,9 @@ class _SeatShells:
 
     def render(self, seat: dict[str, Any], deadline: str, think_time: int) -> str:
         counting = seat["to_act"] and deadline and not seat["is_bot"] and not seat["autopilot"]
-        key = (get_language(), json.dumps(seat, sort_keys=True, default=str),
+        # The seat's context is built in one fixed order of plain values (names, numbers,
+        # the cards' contexts), so its repr names what it shows; far cheaper than JSON.
+        key = (get_language(), repr(seat),
                deadline if counting else "", think_time if counting else 0)
         with self._lock:
             html = self._drawn.get(key)

@@ -402,3 +402,19 @@ def test_the_door_reads_the_snapshot_only_when_this_process_does_not_hold_the_st
     deal, state = current(table)
     assert fold(initial_state(deal), engine_actions(deal)) == state
     assert deal.seq == Action.objects.filter(deal=deal).count() == state.step
+
+
+def test_a_seats_drawn_fragment_is_kept_by_what_it_shows(playing_table):
+    """The seats' fragments are kept by the repr of their context: plain values only (a
+    lazy translation's repr names its address, and would miss every time)."""
+    from games.live import render
+
+    table, users = playing_table
+    rng = random.Random(2)
+    for _ in range(12):
+        act(table, users, rng)
+        context = render.public_context(render.scene_for(table))
+        for seat in context["seats"]:
+            assert " at 0x" not in repr(seat), seat
+    scene = render.scene_for(table)
+    assert render.render_public(scene) == render.render_public(render.scene_for(table))
