@@ -27,6 +27,7 @@ from typing import Any, Iterable, Sequence
 from django.core.exceptions import ObjectDoesNotExist
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
@@ -41,6 +42,7 @@ from games.engine.replay import state_from_json, state_to_json
 from games.engine.views import view_for
 from games.bots.view import Seen
 from games.live.selectors import current_deal
+from games.templatetags.games_tags import move as move_markup
 from games.models import Deal, Seat, Table
 from games.players import rating
 from games.rules.words import reading_label, settlement_text
@@ -432,7 +434,7 @@ def public_context(scene: Scene) -> dict[str, Any]:
     # The deal's newest plays, oldest first, each with its place in the deal's history (the
     # id of its line in the log, to which a page appends the plays that follow).
     start = max(0, len(view["history"]) - LOG_LENGTH)
-    history = [dict(_move_context(m, level, infos), index=index)
+    history = [_log_lines.line(scene.deal_id, index, m, level, infos)
                for index, m in enumerate(view["history"][start:], start)]
     return {
         "table_id": scene.table_id,
@@ -454,6 +456,37 @@ def public_context(scene: Scene) -> dict[str, Any]:
         "match_winner": None if scene.match_winner is None else ("A" if scene.match_winner == 0 else "B"),
         "table_kind": scene.kind,
     }
+
+
+class _LogLines:
+    """The log's lines (``<li>``, one per move), each drawn once per process: a move of a
+    deal never changes once played, so a line is kept by the deal, the move's place in
+    its history, the player's shown name and the language. Twelve lines were drawn from
+    the template at every step."""
+
+    SIZE = 8192
+
+    def __init__(self):
+        self._drawn: dict[tuple, str] = {}
+        self._lock = threading.Lock()
+
+    def line(self, deal_id: int, index: int, move_view: dict, level: int, infos: dict[int, SeatInfo]) -> str:
+        seat = move_view["seat"]
+        name = seat_name(infos[seat]) if seat in infos else ""
+        key = (get_language(), deal_id, index, name)
+        with self._lock:
+            html = self._drawn.get(key)
+        if html is None:
+            html = format_html('<li id="tbl-log-{}-{}"><span class="log-seat">{}</span> {}</li>',
+                               deal_id, index, name, move_markup(_move_context(move_view, level, infos)))
+            with self._lock:
+                if len(self._drawn) >= self.SIZE:
+                    self._drawn.clear()
+                self._drawn[key] = html
+        return html
+
+
+_log_lines = _LogLines()
 
 
 PLACE_LABELS = (gettext_lazy("1st"), gettext_lazy("2nd"), gettext_lazy("3rd"), gettext_lazy("4th"))
