@@ -458,32 +458,43 @@ def public_context(scene: Scene) -> dict[str, Any]:
     }
 
 
+class _DrawnOnce:
+    """Fragments drawn once per process, kept by what they show (bounded: emptied when
+    full, so a long-running process keeps only what recent steps drew)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._drawn: dict[tuple, str] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple, draw) -> str:
+        with self._lock:
+            html = self._drawn.get(key)
+        if html is None:
+            html = draw()
+            with self._lock:
+                if len(self._drawn) >= self.size:
+                    self._drawn.clear()
+                self._drawn[key] = html
+        return html
+
+
 class _LogLines:
     """The log's lines (``<li>``, one per move), each drawn once per process: a move of a
     deal never changes once played, so a line is kept by the deal, the move's place in
     its history, the player's shown name and the language. Twelve lines were drawn from
     the template at every step."""
 
-    SIZE = 8192
-
     def __init__(self):
-        self._drawn: dict[tuple, str] = {}
-        self._lock = threading.Lock()
+        self._drawn = _DrawnOnce(8192)
 
     def line(self, deal_id: int, index: int, move_view: dict, level: int, infos: dict[int, SeatInfo]) -> str:
         seat = move_view["seat"]
         name = seat_name(infos[seat]) if seat in infos else ""
-        key = (get_language(), deal_id, index, name)
-        with self._lock:
-            html = self._drawn.get(key)
-        if html is None:
-            html = format_html('<li id="tbl-log-{}-{}"><span class="log-seat">{}</span> {}</li>',
-                               deal_id, index, name, move_markup(_move_context(move_view, level, infos)))
-            with self._lock:
-                if len(self._drawn) >= self.SIZE:
-                    self._drawn.clear()
-                self._drawn[key] = html
-        return html
+        return self._drawn.get(
+            (get_language(), deal_id, index, name),
+            lambda: format_html('<li id="tbl-log-{}-{}"><span class="log-seat">{}</span> {}</li>',
+                                deal_id, index, name, move_markup(_move_context(move_view, level, infos))))
 
 
 _log_lines = _LogLines()
@@ -610,28 +621,16 @@ class _SeatShells:
     countdown shows): from one step to the next most seats look the same, and drawing
     them from the template was most of the public fragments' cost."""
 
-    SIZE = 4096
-
     def __init__(self):
-        self._drawn: dict[tuple, str] = {}
-        self._lock = threading.Lock()
+        self._drawn = _DrawnOnce(4096)
 
     def render(self, seat: dict[str, Any], deadline: str, think_time: int) -> str:
         counting = seat["to_act"] and deadline and not seat["is_bot"] and not seat["autopilot"]
         # The seat's context is built in one fixed order of plain values (names, numbers,
         # the cards' contexts), so its repr names what it shows; far cheaper than JSON.
-        key = (get_language(), repr(seat),
-               deadline if counting else "", think_time if counting else 0)
-        with self._lock:
-            html = self._drawn.get(key)
-        if html is None:
-            html = mark_safe(compact(render_to_string(  # noqa: S308 (our own template, fields escaped)
-                "live/_seat.html", {"s": seat, "deadline": deadline, "think_time": think_time})))
-            with self._lock:
-                if len(self._drawn) >= self.SIZE:
-                    self._drawn.clear()
-                self._drawn[key] = html
-        return html
+        key = (get_language(), repr(seat), deadline if counting else "", think_time if counting else 0)
+        return self._drawn.get(key, lambda: mark_safe(compact(render_to_string(  # noqa: S308 (our own template, fields escaped)
+            "live/_seat.html", {"s": seat, "deadline": deadline, "think_time": think_time}))))
 
 
 _seats = _SeatShells()
