@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -235,10 +235,10 @@ def submit_action(
 
 def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, actor, user) -> Outcome:
     with transaction.atomic():
-        # Lock first, then read: a deal read in the same statement as the lock would come
-        # from before the wait, missing what the previous holder of the lock committed.
-        # The step this process holds already (its newest scene of the table): then the
-        # snapshot is neither read nor parsed, only checked to be that step.
+        # The lock and the deal in one statement that locks both rows, so a door that
+        # waited reads the deal as the previous holder left it (``lock_step``). When this
+        # process holds the step already (its newest scene of the table), the snapshot is
+        # neither read nor parsed, only checked to be that step.
         kept = kept_step(table_id, expected_deal) if expected_deal is not None else None
         locked = (lock_step(table_id, expected_deal, known=kept[0].step if kept else None)
                   if expected_deal is not None else None)
@@ -302,17 +302,14 @@ def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, a
         return Outcome(deal.pk, deal.seq, new_state)
 
 
-def _quoted(name: str) -> str:
-    return f'"{name}"'
-
-
 # The step's writes: the action's row and the deal's new snapshot, in one statement on
 # PostgreSQL (a data-modifying WITH: both or neither), as two on SQLite. Plain statements
 # with each value prepared by its field, as the ORM's save would, without its
 # compilation at every step (about a tenth of a web process's CPU at 100 tables).
 _ACTION_FIELDS = [f for f in Action._meta.concrete_fields if not f.primary_key]
+quote_name = connection.ops.quote_name  # the same double quotes on PostgreSQL and SQLite
 _INSERT_ACTION = (
-    f'INSERT INTO "{Action._meta.db_table}" ({", ".join(_quoted(f.column) for f in _ACTION_FIELDS)}) '
+    f'INSERT INTO "{Action._meta.db_table}" ({", ".join(quote_name(f.column) for f in _ACTION_FIELDS)}) '
     f'VALUES ({", ".join(["%s"] * len(_ACTION_FIELDS))})'
 )
 
@@ -321,14 +318,12 @@ def _write_step(deal: Deal | None, fields, row: dict | None) -> None:
     """Insert the action ``row`` (attribute names to values) and/or update ``fields`` of
     ``deal``; raises IntegrityError when the log already has this step (the caller
     retries and is refused as stale)."""
-    from django.db import DatabaseError, connection
-
     statements = []
     if row is not None:
         statements.append((_INSERT_ACTION, [f.get_db_prep_save(row[f.attname], connection) for f in _ACTION_FIELDS]))
     if deal is not None:
         columns = [Deal._meta.get_field(name) for name in fields]
-        assignments = ", ".join(f"{_quoted(f.column)} = %s" for f in columns)
+        assignments = ", ".join(f"{quote_name(f.column)} = %s" for f in columns)
         update = f'UPDATE "{Deal._meta.db_table}" SET {assignments} WHERE "id" = %s'
         statements.append((update, [f.get_db_prep_save(getattr(deal, f.attname), connection) for f in columns] + [deal.pk]))
     if len(statements) == 2 and connection.vendor == "postgresql":

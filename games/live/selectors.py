@@ -54,7 +54,7 @@ def newest_steps(table_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
 # wait. The snapshot (``state``) is left out when the caller already holds the step
 # ``known`` (this process's newest scene of the table), so a step costs neither its
 # transfer nor its parsing.
-_TABLE_FIELDS = [f for f in Table._meta.concrete_fields]
+_TABLE_FIELDS = list(Table._meta.concrete_fields)
 _DEAL_FIELDS = [f for f in Deal._meta.concrete_fields if f.name in (
     "id", "match", "number", "state", "seq", "deadline", "clock_at", "result", "finished_at")]
 
