@@ -120,8 +120,11 @@ def _gift_view(gift: Gift, seat: int | None, over: bool) -> dict[str, Any]:
     }
 
 
-def view_for(state: DealState, seat: int | None) -> dict[str, Any]:
-    """Everything ``seat`` may see of ``state`` (a spectator when ``seat`` is None)."""
+def view_for(state: DealState, seat: int | None, *, history: bool = True) -> dict[str, Any]:
+    """Everything ``seat`` may see of ``state`` (a spectator when ``seat`` is None).
+
+    ``history=False`` leaves the public history out (``"history": None``), for a caller
+    that does not read it: it is the one part of a view that grows with the deal."""
     if seat is not None and seat not in (0, 1, 2, 3):
         raise ValueError(f"R1.1: {seat!r} is not a seat")
     over = state.is_over
@@ -154,7 +157,7 @@ def view_for(state: DealState, seat: int | None) -> dict[str, Any]:
         "lead_seat": state.lead_seat,
         "top": None if state.top is None else move_view(state.top),
         "trick": [move_view(m) for m in state.trick],
-        "history": [move_view(m) for m in state.history],
+        "history": [move_view(m) for m in state.history] if history else None,
         "finished": list(state.finished),
         "tribute": {
             "kind": state.tribute.kind,

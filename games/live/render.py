@@ -668,7 +668,7 @@ def private_context(scene: Scene, seat: int | None, viewer: ViewerState, *, with
     """What the viewer's own fragments are drawn from; without ``with_hand``, the hand's
     cards are left out (only its key is computed)."""
     state, infos = scene.state, scene.seats
-    view = view_for(state, seat)
+    view = view_for(state, seat, history=False)  # the log is public: render_public draws it
     level = state.level
     to_act = seat is not None and seat in view["to_act"]
     hand_groups = []
@@ -704,7 +704,7 @@ def private_context(scene: Scene, seat: int | None, viewer: ViewerState, *, with
     # R8.4: the card given back to this seat for its tribute, which only its two seats
     # know, shown to its donor until the first lead (as the public notice of the tribute).
     returned_to_me = []
-    if seat is not None and not view["history"]:
+    if seat is not None and not state.history:
         for gift in view["tribute"]["gifts"]:
             if gift["from"] == seat and gift.get("returned") is not None:
                 returned_to_me.append({"card": card_context(gift["returned"], level),

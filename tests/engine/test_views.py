@@ -105,3 +105,12 @@ def test_views_are_json():
     state = first_deal()
     for seat in (None, 0, 1, 2, 3):
         assert json.loads(json.dumps(view_for(state, seat))) == view_for(state, seat)
+
+
+def test_a_view_without_the_history_is_the_view_less_the_history(kit):
+    state = kit.endgame("2", [["3S", "9C"], ["4S", "5D"], ["6S", "7D"], ["8S", "TD"]])
+    state = apply(state, kit.play(state, 0, "3S"))
+    for seat in (None, 0, 1, 2, 3):
+        whole, lean = view_for(state, seat), view_for(state, seat, history=False)
+        assert whole["history"] and lean["history"] is None
+        assert {**whole, "history": None} == lean
