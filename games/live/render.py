@@ -36,10 +36,10 @@ from accounts import career
 from accounts.selectors import display_name_of
 from games.engine.cards import ACE, BIG_JOKER, RANK_OF, SMALL_JOKER, SUIT_OF, card_strength, is_wild
 from games.engine.combos import beating_readings, readings_of
-from games.engine.deal import DealState, partner_of, team_of
+from games.engine.deal import DealState, Move, partner_of, team_of
 from games.engine.reading import FULL_HOUSE, JOKER_BOMB, RUN_LENGTH, RUN_WIDTH, Reading, shown_rank
 from games.engine.replay import state_from_json, state_to_json
-from games.engine.views import view_for
+from games.engine.views import move_view, view_for
 from games.bots.view import Seen
 from games.live.selectors import current_deal
 from games.templatetags.games_tags import move as move_markup
@@ -389,7 +389,7 @@ LOG_LENGTH = 12  # plays in the log as drawn whole (the page shows as many, newe
 
 def public_context(scene: Scene) -> dict[str, Any]:
     state, infos = scene.state, scene.seats
-    view = view_for(state, None)
+    view = view_for(state, None, history=False)  # the log shows the newest moves only (below)
     level = state.level
     last_by_seat: dict[int, dict] = {}
     for move in view["trick"]:
@@ -433,9 +433,9 @@ def public_context(scene: Scene) -> dict[str, Any]:
         result = settlement_context(scene, [s["name"] for s in seats])
     # The deal's newest plays, oldest first, each with its place in the deal's history (the
     # id of its line in the log, to which a page appends the plays that follow).
-    start = max(0, len(view["history"]) - LOG_LENGTH)
-    history = [_log_lines.line(scene.deal_id, index, m, level, infos)
-               for index, m in enumerate(view["history"][start:], start)]
+    start = max(0, len(state.history) - LOG_LENGTH)
+    history = [_log_lines.line(scene.deal_id, index, move, level, infos)
+               for index, move in enumerate(state.history[start:], start)]
     return {
         "table_id": scene.table_id,
         "deal_id": scene.deal_id,
@@ -488,13 +488,13 @@ class _LogLines:
     def __init__(self):
         self._drawn = _DrawnOnce(8192)
 
-    def line(self, deal_id: int, index: int, move_view: dict, level: int, infos: dict[int, SeatInfo]) -> str:
-        seat = move_view["seat"]
+    def line(self, deal_id: int, index: int, move: Move, level: int, infos: dict[int, SeatInfo]) -> str:
+        seat = move.seat
         name = seat_name(infos[seat]) if seat in infos else ""
         return self._drawn.get(
             (get_language(), deal_id, index, name),
             lambda: format_html('<li id="tbl-log-{}-{}"><span class="log-seat">{}</span> {}</li>',
-                                deal_id, index, name, move_markup(_move_context(move_view, level, infos))))
+                                deal_id, index, name, move_markup(_move_context(move_view(move), level, infos))))
 
 
 _log_lines = _LogLines()
@@ -616,21 +616,35 @@ def render_public(scene: Scene) -> str:
 
 
 class _SeatShells:
-    """Each seat's fragment drawn once per process for each combination of what it shows
-    (its context, the language; the deadline and think time only for the seat whose
-    countdown shows): from one step to the next most seats look the same, and drawing
-    them from the template was most of the public fragments' cost."""
+    """Each seat's fragment from three pieces, each drawn once per process for each
+    combination of what it shows and the language: the seat's box (its number and team,
+    the same all table long), its plate (name, badges, count; the deadline and think
+    time only while its countdown shows) and its last play. From one step to the next
+    most seats look the same, and a turn passing on changes plates only: drawing whole
+    seats from the template was most of the public fragments' cost."""
+
+    PLATE, LAST = "\x00plate\x00", "\x00last\x00"
 
     def __init__(self):
         self._drawn = _DrawnOnce(4096)
 
     def render(self, seat: dict[str, Any], deadline: str, think_time: int) -> str:
         counting = seat["to_act"] and deadline and not seat["is_bot"] and not seat["autopilot"]
+        language = get_language()
+        number = seat["number"]
         # The seat's context is built in one fixed order of plain values (names, numbers,
-        # the cards' contexts), so its repr names what it shows; far cheaper than JSON.
-        key = (get_language(), repr(seat), deadline if counting else "", think_time if counting else 0)
-        return self._drawn.get(key, lambda: mark_safe(compact(render_to_string(  # noqa: S308 (our own template, fields escaped)
-            "live/_seat.html", {"s": seat, "deadline": deadline, "think_time": think_time}))))
+        # the cards' contexts), so the repr of its parts names what they show; far
+        # cheaper than JSON.
+        plate_key = (language, "plate", repr([v for k, v in seat.items() if k not in ("last", "is_top")]),
+                     deadline if counting else "", think_time if counting else 0)
+        last_key = (language, "last", number, repr(seat["last"]), seat["is_top"])
+        box_key = (language, "box", number, seat["team"])
+        context = {"s": seat, "deadline": deadline, "think_time": think_time}
+        plate = self._drawn.get(plate_key, lambda: compact(render_to_string("live/_seat_plate.html", context)))
+        last = self._drawn.get(last_key, lambda: compact(render_to_string("live/_seat_last.html", context)))
+        box = self._drawn.get(box_key, lambda: compact(render_to_string(
+            "live/_seat.html", {"s": seat, "plate": self.PLATE, "last": self.LAST})))
+        return mark_safe(box.replace(self.PLATE, plate).replace(self.LAST, last))  # noqa: S308 (our own templates, fields escaped)
 
 
 _seats = _SeatShells()

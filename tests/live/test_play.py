@@ -4,6 +4,7 @@ named; timers make bots, timeouts and the autopilot act; deals settle and follow
 import random
 import re
 from datetime import timedelta
+from unittest.mock import patch
 
 import pytest
 from django.utils import timezone
@@ -418,3 +419,34 @@ def test_a_seats_drawn_fragment_is_kept_by_what_it_shows(playing_table):
             assert " at 0x" not in repr(seat), seat
     scene = render.scene_for(table)
     assert render.render_public(scene) == render.render_public(render.scene_for(table))
+
+
+def test_a_seat_drawn_from_kept_pieces_is_the_seat_drawn_afresh(playing_table):
+    """A seat is its box, plate and last play, each kept by what it shows: along a deal,
+    every seat drawn with the pieces kept from earlier steps equals the seat drawn with
+    nothing kept, and a turn passing on draws plates only."""
+    from games.live import render
+
+    table, users = playing_table
+    rng = random.Random(3)
+    drawn = []
+    real = render.render_to_string
+
+    def counting(template, *args, **kwargs):
+        drawn.append(template)
+        return real(template, *args, **kwargs)
+
+    for _ in range(16):
+        act(table, users, rng)
+        context = render.public_context(render.scene_for(table))
+        del drawn[:]
+        with patch.object(render, "render_to_string", counting):
+            warm = [render._seats.render(s, context["deadline"], context["think_time"]) for s in context["seats"]]
+        assert "live/_seat.html" not in drawn  # the boxes never change
+        assert drawn.count("live/_seat_last.html") <= 2  # the seat that played, the top it beat
+        render._seats._drawn._drawn.clear()
+        fresh = [render._seats.render(s, context["deadline"], context["think_time"]) for s in context["seats"]]
+        assert warm == fresh
+        for number, html in enumerate(fresh, 1):
+            assert html.index(f"<!--tbl:plate-{number}-->") < html.index(f"<!--tbl:last-{number}-->") \
+                < html.index(f'id="tbl-talk-{number}"') < html.index(f"<!--tbl:seat-{number}-end-->")
