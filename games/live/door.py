@@ -13,6 +13,7 @@ record, the levels and the career points (R7, R10.6) are never half written.
 from __future__ import annotations
 
 import copy
+import json
 import logging
 import random
 import threading
@@ -284,6 +285,8 @@ def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, a
             "user_id": user.pk if actor == HUMAN and user is not None else None, "created_at": timezone.now(),
         }
         deal.state = state_to_json(new_state, since=(state, deal.state))
+        # Dumped once: the same text goes to the database and in the event (Scene.to_event).
+        state_text = json.dumps(deal.state, separators=(",", ":"))
         deal.seq = new_state.step
         fields = ["state", "seq", "deadline", "clock_at"]
         if new_state.is_over:
@@ -295,10 +298,10 @@ def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, a
             table.save(update_fields=["updated_at"])  # the seats changed: a new version
         seat_cache.keep_on_commit(table, seats)
         _arm(table, deal, new_state, previous=state, seats=seats)
-        _write_step(deal, fields, row)
+        _write_step(deal, fields, row, texts={"state": state_text})
         # The pages draw this step from the scene the event carries: no page queries.
         announce_table_changed(table.pk, scene_for(table, deal, seats.values(), state=new_state,
-                                                   state_json=deal.state))
+                                                   state_json=deal.state, state_text=state_text))
         return Outcome(deal.pk, deal.seq, new_state)
 
 
@@ -314,18 +317,22 @@ _INSERT_ACTION = (
 )
 
 
-def _write_step(deal: Deal | None, fields, row: dict | None) -> None:
+def _write_step(deal: Deal | None, fields, row: dict | None, texts: dict[str, str] | None = None) -> None:
     """Insert the action ``row`` (attribute names to values) and/or update ``fields`` of
     ``deal``; raises IntegrityError when the log already has this step (the caller
-    retries and is refused as stale)."""
+    retries and is refused as stale). ``texts`` gives JSON fields' values already dumped
+    (the deal's state: its text travels in the event too)."""
+    texts = texts or {}
     statements = []
     if row is not None:
         statements.append((_INSERT_ACTION, [f.get_db_prep_save(row[f.attname], connection) for f in _ACTION_FIELDS]))
     if deal is not None:
         columns = [Deal._meta.get_field(name) for name in fields]
-        assignments = ", ".join(f"{quote_name(f.column)} = %s" for f in columns)
+        as_json = "::jsonb" if connection.vendor == "postgresql" else ""
+        assignments = ", ".join(f"{quote_name(f.column)} = %s{as_json if f.name in texts else ''}" for f in columns)
         update = f'UPDATE "{Deal._meta.db_table}" SET {assignments} WHERE "id" = %s'
-        statements.append((update, [f.get_db_prep_save(getattr(deal, f.attname), connection) for f in columns] + [deal.pk]))
+        statements.append((update, [texts[f.name] if f.name in texts else f.get_db_prep_save(getattr(deal, f.attname), connection)
+                                    for f in columns] + [deal.pk]))
     if len(statements) == 2 and connection.vendor == "postgresql":
         (insert, insert_params), (update, update_params) = statements
         statements = [(f"WITH step AS ({insert}) {update}", insert_params + update_params)]

@@ -204,8 +204,10 @@ class Scene:
     result: dict | None
     state: DealState
     seats: dict[int, SeatInfo]
-    # The state's JSON when the builder holds it already (the door just wrote it).
+    # The state's JSON when the builder holds it already (the door just wrote it), and
+    # its text (the door wrote that to the database; the event carries the same).
     state_json: dict | None = field(default=None, compare=False, repr=False)
+    state_text: str | None = field(default=None, compare=False, repr=False)
     # R10.8: the table offers the card counter (``Table.has_card_counter``).
     card_counter: bool = False
 
@@ -226,11 +228,17 @@ class Scene:
         """The scene as one JSON string: the channel layer packs a string for each page
         it delivers to far faster than the nested state."""
         data = {f: getattr(self, f) for f in self.__dataclass_fields__
-                if f not in ("state", "seats", "deadline", "state_json")}
+                if f not in ("state", "seats", "deadline", "state_json", "state_text")}
         data["deadline"] = self.deadline.isoformat() if self.deadline else None
-        data["state"] = self.state_json if self.state_json is not None else state_to_json(self.state)
         data["seats"] = [asdict(info) for info in self.seats.values()]
-        return json.dumps(data, separators=(",", ":"))
+        rest = json.dumps(data, separators=(",", ":"))
+        state = self.state_text
+        if state is None:
+            state = json.dumps(self.state_json if self.state_json is not None else state_to_json(self.state),
+                               separators=(",", ":"))
+        # The state's text as it was written (the door dumps it once for the database and
+        # the event alike), spliced in before the other fields.
+        return '{"state":' + state + "," + rest[1:]
 
     def event_text(self) -> str:
         """``to_event``, the scene kept as the table's newest in this process
@@ -298,10 +306,12 @@ def scene_from_event(table_id: int, text: str) -> Scene:
 
 
 def scene_for(table: Table, deal: Deal | None = None, seats: Iterable[Seat] | None = None, *,
-              state: DealState | None = None, state_json: dict | None = None) -> Scene | None:
+              state: DealState | None = None, state_json: dict | None = None,
+              state_text: str | None = None) -> Scene | None:
     """The scene of the table's current deal (None before the first deal). ``deal`` (with
-    its match loaded), ``seats`` (with users and profiles) and the deal's ``state`` save
-    their queries and parsing when the caller holds them already."""
+    its match loaded), ``seats`` (with users and profiles) and the deal's ``state`` (its
+    JSON, its text) save their queries, parsing and writing when the caller holds them
+    already."""
     if deal is None:
         deal = current_deal(table)
         if deal is None:
@@ -319,7 +329,8 @@ def scene_for(table: Table, deal: Deal | None = None, seats: Iterable[Seat] | No
         deal_id=deal.pk, deal_number=deal.number, match_id=deal.match_id, match_status=match_status,
         match_winner=match_winner, deadline=deal.deadline, result=deal.result,
         state=state if state is not None else state_from_json(deal.state), seats=infos,
-        state_json=state_json if state is not None else deal.state, card_counter=table.has_card_counter,
+        state_json=state_json if state is not None else deal.state,
+        state_text=state_text if state is not None else None, card_counter=table.has_card_counter,
     )
 
 

@@ -450,3 +450,22 @@ def test_a_seat_drawn_from_kept_pieces_is_the_seat_drawn_afresh(playing_table):
         for number, html in enumerate(fresh, 1):
             assert html.index(f"<!--tbl:plate-{number}-->") < html.index(f"<!--tbl:last-{number}-->") \
                 < html.index(f'id="tbl-talk-{number}"') < html.index(f"<!--tbl:seat-{number}-end-->")
+
+
+def test_the_event_carries_the_state_text_the_database_holds(playing_table):
+    """The door dumps the deal's state once: the same text is written to the database
+    and spliced into the event every process reads the step from."""
+    import json
+
+    from games.live import render
+
+    table, users = playing_table
+    rng = random.Random(4)
+    for _ in range(6):
+        act(table, users, rng)
+        deal, _state = current(table)
+        text, scene = render._scenes[table.pk]
+        event = json.loads(text)
+        assert event["state"] == deal.state == scene.state_json
+        assert render.Scene.from_event(text) == scene
+        assert state_from_json(event["state"]) == state_from_json(deal.state)
