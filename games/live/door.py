@@ -153,6 +153,13 @@ class _SeatCache:
         return _seats(table)
 
     def keep_on_commit(self, table: Table, seats: dict[int, Seat]) -> None:
+        with self._lock:
+            kept = self._entries.get(table.pk)
+            if kept is not None and kept[0] == table.updated_at:
+                # Kept at this version already (any change to a seat bumps the version):
+                # only the order of use changes.
+                self._entries.move_to_end(table.pk)
+                return
         entry = (table.updated_at, {position: copy.copy(seat) for position, seat in seats.items()})
         transaction.on_commit(lambda: self._put(table.pk, entry))
 

@@ -348,6 +348,9 @@ def test_the_door_reads_the_seats_again_only_when_they_change(playing_table):
     door.seat_cache.clear()
     assert len(_seat_reads(table, users)) == 1
     assert _seat_reads(table, users) == []  # the same version: no read
+    kept = door.seat_cache._entries[table.pk]
+    assert _seat_reads(table, users) == []
+    assert door.seat_cache._entries[table.pk] is kept  # nor copied and stored again
     # A player renames: the next step reads the seats again and shows the new name.
     deal, state = current(table)
     seat = state.to_act[0]
