@@ -14,6 +14,7 @@ a message that names the rule, and changes nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
@@ -161,7 +162,7 @@ def _resync_of_this_loop() -> _Resync:
 
 
 _REGION_MARK = re.compile(r"<!--tbl:([a-z0-9-]+)-->")
-_LOG_LINE = re.compile(r'<li id="tbl-log-(\d+)-(\d+)".*?</li>', re.S)
+_LOG_LINE = re.compile(r'<li id="tbl-log-(\d+)-(\d+)".*?</li>', re.S | re.A)  # what _log_lines reads
 _HAND_CARD = re.compile(r'<input type="checkbox" class="hand-check" id="hc-(\d+)".*?</label>', re.S)
 _HAND_COUNT = re.compile(r'<legend id="tbl-hand-count".*?</legend>', re.S)
 
@@ -174,10 +175,32 @@ def _regions_of(html: str) -> tuple[tuple[str, str], ...]:
     return tuple(zip(parts[1::2], parts[2::2]))
 
 
+_LOG_OPEN = '<li id="tbl-log-'
+
+
 @functools.lru_cache(maxsize=64)
 def _log_lines(part: str) -> tuple[tuple[str, str, str], ...]:
-    """The log region's lines: (deal, index, the line's HTML), oldest first."""
-    return tuple((m.group(1), m.group(2), m.group(0)) for m in _LOG_LINE.finditer(part))
+    """The log region's lines: (deal, index, the line's HTML), oldest first; what
+    ``_LOG_LINE`` finds, found with ``str.find`` (the pattern's lazy match took a step
+    through the interpreter for every character of the log)."""
+    out = []
+    find = part.find
+    at = find(_LOG_OPEN)
+    while at >= 0:
+        start = at + len(_LOG_OPEN)
+        quote = find('"', start)
+        if quote < 0:
+            break
+        deal, dash, index = part[start:quote].partition("-")
+        if not (dash and deal.isascii() and deal.isdigit() and index.isascii() and index.isdigit()):
+            at = find(_LOG_OPEN, start)
+            continue
+        end = find("</li>", quote)
+        if end < 0:
+            break
+        out.append((deal, index, part[at:end + 5]))
+        at = find(_LOG_OPEN, end + 5)
+    return tuple(out)
 
 
 class _Regions:
@@ -279,6 +302,14 @@ class _Regions:
             lines_html = "".join(new)
             return f'<!--tbl:log-->{gone}<ol hx-swap-oob="beforeend:#tbl-log-list">{lines_html}</ol>\n'
         return "<!--tbl:log-->" + part
+
+
+def _in_language(language: str):
+    """``translation.override(language)``, or nothing to do when ``language`` is the one
+    already active (most pages read the table in the language the last one did)."""
+    if translation.get_language() == language:
+        return contextlib.nullcontext()
+    return translation.override(language)
 
 
 class _Choose(Exception):
@@ -514,7 +545,7 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
         spectator's view) and the viewer's own, from the viewer's seat's view only. With
         ``keep_hand``, the hand is left out when it would be drawn exactly as the page
         already shows it (another seat moved), so a selection in progress stays."""
-        with translation.override(self.language):
+        with _in_language(self.language):
             if public is None:
                 # Drawn once per scene and language for all of this process's pages that
                 # read the table in a language other than the sender's.
