@@ -696,13 +696,6 @@ def private_context(scene: Scene, seat: int | None, viewer: ViewerState, *, with
     view = view_for(state, seat, history=False)  # the log is public: render_public draws it
     level = state.level
     to_act = seat is not None and seat in view["to_act"]
-    hand_groups = []
-    partner = None
-    if with_hand:
-        if seat is not None:
-            hand_groups = [cards_context(group, level) for group in sorted_hand(view["hand"], level, viewer.sort)]
-        if view["partner_hand"]:
-            partner = cards_context(view["partner_hand"], level)
     choices = set(view["choices"] or ())
     if choices:
         # The engine offers one card per face (R8.3: the two copies are the same card);
@@ -734,7 +727,7 @@ def private_context(scene: Scene, seat: int | None, viewer: ViewerState, *, with
             if gift["from"] == seat and gift.get("returned") is not None:
                 returned_to_me.append({"card": card_context(gift["returned"], level),
                                        "name": seat_name(infos[gift["to"]]) if gift["to"] in infos else ""})
-    return {
+    context = {
         "deal_id": scene.deal_id,
         "seq": state.step,
         "seat": seat,
@@ -751,12 +744,12 @@ def private_context(scene: Scene, seat: int | None, viewer: ViewerState, *, with
         "turn_text": turn_text,
         "to_act": to_act,
         "leading": state.leading,
-        "hand_groups": hand_groups,
+        "hand_groups": [],
         "hand_count": len(view["hand"] or ()),
         "has_cards": bool(view["hand"]),
         "selected": set(viewer.selected),
         "choices": choices,
-        "partner": partner,
+        "partner": None,
         "viewer": viewer,
         "sort_modes": SORT_MODES,
         "auto_play": None if info is None else info.auto_play,
@@ -770,6 +763,19 @@ def private_context(scene: Scene, seat: int | None, viewer: ViewerState, *, with
         "hand_key": (scene.deal_id, seat, tuple(view["hand"] or ()), tuple(view["partner_hand"] or ()),
                      viewer.sort, tuple(sorted(viewer.selected)), tuple(sorted(choices)), level),
     }
+    if with_hand:
+        _add_hand(context, view["hand"] or (), view["partner_hand"], level, viewer.sort)
+    return context
+
+
+def _add_hand(context: dict[str, Any], hand: Sequence[int], partner_hand: Sequence[int] | None,
+              level: int, sort: str) -> None:
+    """The seat's cards in ``context`` (grouped by ``sort``; none for a spectator), and
+    its partner's after R9.4."""
+    if context["seat"] is not None:
+        context["hand_groups"] = [cards_context(group, level) for group in sorted_hand(hand, level, sort)]
+    if partner_hand:
+        context["partner"] = cards_context(partner_hand, level)
 
 
 def shown_rank_char(char: str) -> str:
@@ -837,7 +843,8 @@ def render_private_parts(scene: Scene, seat: int | None, viewer: ViewerState, *,
     key = context["hand_key"]
     hand = ""
     if skip_hand != key:
-        context = private_context(scene, seat, viewer)
+        # The key holds the seat's cards and its partner's (R9.4) as the view gave them.
+        _add_hand(context, key[2], key[3], scene.state.level, viewer.sort)
         hand = compact(render_to_string("live/_hand.html", context))
     return PrivateParts(_shells.render("live/_status.html", context, STATUS_KEYS),
                         hand, _shells.render("live/_controls.html", context, CONTROLS_KEYS), key,
