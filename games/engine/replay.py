@@ -217,17 +217,32 @@ def _history_to_json(history: tuple[Move, ...], since: tuple[DealState, dict[str
     return [_move_to_json(m) for m in history]
 
 
-def state_from_json(data: dict[str, Any]) -> DealState:
-    """The inverse of ``state_to_json``."""
+def state_from_json(data: dict[str, Any], *, since: DealState | None = None) -> DealState:
+    """The inverse of ``state_to_json``.
+
+    ``since``: a state the reader holds of the same deal at an earlier step. A deal's
+    history only grows, so its moves are taken for the first moves of ``data``'s history
+    instead of being read again, once its last move reads the same in ``data``; its
+    dealt hands are taken when they equal ``data``'s. Anything else is read from
+    ``data``."""
     prev = data["prev_places"]
     tribute = data["tribute"]
+    history = data["history"]
+    moves: tuple[Move, ...] = ()
+    if since is not None and 0 < len(since.history) <= len(history) \
+            and _move_from_json(history[len(since.history) - 1]) == since.history[-1]:
+        moves = since.history
+    if since is not None and tuple(map(tuple, data["dealt"])) == since.dealt:
+        dealt = since.dealt
+    else:
+        dealt = tuple(_ids(h) for h in data["dealt"])
     return DealState(
         version=str(data["version"]),
         seed=_opt_int(data["seed"]),
         level=int(data["level"]),
         team_levels=tuple(int(x) for x in data["team_levels"]),  # type: ignore[arg-type]
         prev_places=None if prev is None else tuple(int(x) for x in prev),  # type: ignore[arg-type]
-        dealt=tuple(_ids(h) for h in data["dealt"]),  # type: ignore[arg-type]
+        dealt=dealt,  # type: ignore[arg-type]
         hands=tuple(_ids(h) for h in data["hands"]),  # type: ignore[arg-type]
         phase=str(data["phase"]),
         tribute=Tribute(str(tribute["kind"]), bool(tribute["resisted"]),
@@ -238,7 +253,7 @@ def state_from_json(data: dict[str, Any]) -> DealState:
         passes=int(data["passes"]),
         trick=tuple(_move_from_json(m) for m in data["trick"]),
         trick_no=int(data["trick_no"]),
-        history=tuple(_move_from_json(m) for m in data["history"]),
+        history=moves + tuple(_move_from_json(m) for m in history[len(moves):]),
         finished=tuple(int(x) for x in data["finished"]),
         timeouts=tuple(int(x) for x in data["timeouts"]),  # type: ignore[arg-type]
         autopilot=tuple(bool(x) for x in data["autopilot"]),  # type: ignore[arg-type]

@@ -249,11 +249,14 @@ class Scene:
         return text
 
     @classmethod
-    def from_event(cls, text: str) -> Scene:
+    def from_event(cls, text: str, earlier: Scene | None = None) -> Scene:
+        """The scene ``text`` carries; ``earlier``, a scene of the same table read before,
+        lends its moves when it shows the same deal (``state_from_json``)."""
         data = json.loads(text)
         data["deadline"] = datetime.fromisoformat(data["deadline"]) if data["deadline"] else None
         data["state_json"] = data["state"]
-        data["state"] = state_from_json(data["state"])
+        same_deal = earlier is not None and earlier.deal_id == data["deal_id"]
+        data["state"] = state_from_json(data["state"], since=earlier.state if same_deal else None)
         data["seats"] = {info["position"]: SeatInfo(**info) for info in data["seats"]}
         return cls(**data)
 
@@ -300,7 +303,7 @@ def scene_from_event(table_id: int, text: str) -> Scene:
         kept = _scenes.get(table_id)
     if kept is not None and (kept[0] is text or kept[0] == text):
         return kept[1]
-    scene = Scene.from_event(text)
+    scene = Scene.from_event(text, kept[1] if kept is not None else None)
     _keep_scene(table_id, text, scene)
     return scene
 

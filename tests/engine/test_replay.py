@@ -87,6 +87,31 @@ def test_state_json_since_an_earlier_state_is_the_same_json():
     assert state_to_json(every[5], since=(final, state_to_json(final))) == state_to_json(every[5])
 
 
+def test_state_read_since_an_earlier_state_is_the_state_read_whole():
+    """A reader holding an earlier step of the deal takes its moves instead of reading
+    them again: the state read equals the state read whole, and it shares the moves;
+    an earlier state of another deal, or a later one, lends nothing."""
+    first = new_deal(hands=deal_hands(29), level=6, team_levels=(6, 2), prev_places=(3, 1, 0, 2), seed=29)
+    final, log = play_out(first, random.Random(29))
+    every = states(first, log)
+    for earlier, later in zip(every, every[3:]):
+        read = state_from_json(through_json(state_to_json(later)), since=earlier)
+        assert read == later == state_from_json(through_json(state_to_json(later)))
+        assert read.dealt is earlier.dealt
+        if earlier.history:
+            assert all(a is b for a, b in zip(read.history, earlier.history))
+    other = new_deal(hands=deal_hands(30), level=6, team_levels=(6, 2), prev_places=(3, 1, 0, 2), seed=30)
+    final_other, log_other = play_out(other, random.Random(30))
+    mid = every[len(every) // 2]
+    # Another deal at the same number of moves, and this deal's last step.
+    other_mid = next(s for s in states(other, log_other) if len(s.history) == len(mid.history))
+    for since in (other_mid, final):
+        read = state_from_json(through_json(state_to_json(mid)), since=since)
+        assert read == mid
+        assert read.history[0] is not since.history[0]
+    assert state_from_json(through_json(state_to_json(mid)), since=other_mid).dealt is not other_mid.dealt
+
+
 def test_action_json_round_trips():
     for action in (Action(PASS, 2), Action(TRIBUTE, 1, (53,), actor="timeout"),
                    Action(PLAY, 0, (3, 57, 12), Reading("bomb", 3, 4), "autopilot"),

@@ -189,6 +189,12 @@ def test_a_process_parses_each_scene_once_for_all_its_pages(playing_table):
     act(table, users)
     newer = scene_from_event(table.pk, scene_for(Table.objects.get(pk=table.pk)).to_event())
     assert newer is not first and newer.seq == first.seq + 1
+    # A step of the same deal takes the moves of the one kept before it, and reads the same.
+    act(table, users)
+    newest_text = scene_for(Table.objects.get(pk=table.pk)).to_event()
+    newest = scene_from_event(table.pk, newest_text)
+    assert newest == Scene.from_event(newest_text) and newest.seq == newer.seq + 1
+    assert newer.state.history and newest.state.history[0] is newer.state.history[0]
     # The process that sent an event takes the scene it sent, without parsing it back.
     act(table, users)
     sent = scene_for(Table.objects.get(pk=table.pk))
