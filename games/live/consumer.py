@@ -163,7 +163,7 @@ def _resync_of_this_loop() -> _Resync:
 
 _REGION_MARK = re.compile(r"<!--tbl:([a-z0-9-]+)-->")
 _LOG_LINE = re.compile(r'<li id="tbl-log-(\d+)-(\d+)".*?</li>', re.S | re.A)  # what _log_lines reads
-_HAND_CARD = re.compile(r'<input type="checkbox" class="hand-check" id="hc-(\d+)".*?</label>', re.S)
+_HAND_CARD = re.compile(r'<input type="checkbox" class="hand-check" id="hc-(\d+)".*?</label>', re.S | re.A)  # _hand_cards
 _HAND_COUNT = re.compile(r'<legend id="tbl-hand-count".*?</legend>', re.S)
 
 
@@ -175,32 +175,45 @@ def _regions_of(html: str) -> tuple[tuple[str, str], ...]:
     return tuple(zip(parts[1::2], parts[2::2]))
 
 
-_LOG_OPEN = '<li id="tbl-log-'
+def _pieces(part: str, opening: str, closing: str, digits: int) -> tuple[tuple[str, str], ...]:
+    """Each piece of ``part`` that starts with ``opening``, then ``digits`` ASCII numbers
+    joined by "-" and a quote, and ends with the next ``closing``: (the numbers, the
+    piece), in order. What ``opening + (\\d+)(-\\d+)* " .*? closing`` finds, by
+    ``str.find``: the pattern's lazy match took a step through the interpreter for every
+    character of the text."""
+    out = []
+    find = part.find
+    at = find(opening)
+    while at >= 0:
+        start = at + len(opening)
+        quote = find('"', start)
+        if quote < 0:
+            break
+        ident = part[start:quote]
+        numbers = ident.split("-")
+        if len(numbers) != digits or not all(n.isascii() and n.isdigit() for n in numbers):
+            at = find(opening, start)
+            continue
+        end = find(closing, quote)
+        if end < 0:
+            break
+        end += len(closing)
+        out.append((ident, part[at:end]))
+        at = find(opening, end)
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=64)
 def _log_lines(part: str) -> tuple[tuple[str, str, str], ...]:
     """The log region's lines: (deal, index, the line's HTML), oldest first; what
-    ``_LOG_LINE`` finds, found with ``str.find`` (the pattern's lazy match took a step
-    through the interpreter for every character of the log)."""
-    out = []
-    find = part.find
-    at = find(_LOG_OPEN)
-    while at >= 0:
-        start = at + len(_LOG_OPEN)
-        quote = find('"', start)
-        if quote < 0:
-            break
-        deal, dash, index = part[start:quote].partition("-")
-        if not (dash and deal.isascii() and deal.isdigit() and index.isascii() and index.isdigit()):
-            at = find(_LOG_OPEN, start)
-            continue
-        end = find("</li>", quote)
-        if end < 0:
-            break
-        out.append((deal, index, part[at:end + 5]))
-        at = find(_LOG_OPEN, end + 5)
-    return tuple(out)
+    ``_LOG_LINE`` finds."""
+    return tuple((*ident.split("-"), line) for ident, line in _pieces(part, '<li id="tbl-log-', "</li>", 2))
+
+
+def _hand_cards(part: str) -> dict[str, str]:
+    """The hand region's cards: card id -> its checkbox and label; what ``_HAND_CARD``
+    finds."""
+    return dict(_pieces(part, '<input type="checkbox" class="hand-check" id="hc-', "</label>", 1))
 
 
 class _Regions:
@@ -271,8 +284,8 @@ class _Regions:
         whole = "<!--tbl:hand-->" + part
         if old is None:
             return whole
-        old_cards = {m.group(1): m.group(0) for m in _HAND_CARD.finditer(old)}
-        new_ids = {m.group(1) for m in _HAND_CARD.finditer(part)}
+        old_cards = _hand_cards(old)
+        new_ids = _hand_cards(part).keys()
         gone = [card for card in old_cards if card not in new_ids]
         if not gone or not new_ids <= old_cards.keys():
             return whole

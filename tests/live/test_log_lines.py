@@ -1,9 +1,10 @@
-"""The log's lines are read out of its region with ``str.find``: the same lines, in the
-same order, as the pattern the page model reads them with (``_LOG_LINE``)."""
+"""The log's lines and the hand's cards are read out of their regions with
+``str.find``: the same pieces, in the same order, as the patterns the page model reads
+them with (``_LOG_LINE``, ``_HAND_CARD``)."""
 
 from hypothesis import given, strategies as st
 
-from games.live.consumer import _LOG_LINE, _log_lines
+from games.live.consumer import _HAND_CARD, _LOG_LINE, _hand_cards, _log_lines
 
 
 def by_pattern(part: str):
@@ -39,3 +40,27 @@ def test_an_empty_log_and_odd_ids_are_read_as_the_pattern_reads_them():
 def test_any_text_is_read_as_the_pattern_reads_it(pieces):
     part = "".join(pieces)
     assert _log_lines.__wrapped__(part) == by_pattern(part)
+
+
+def cards_by_pattern(part: str):
+    return {m.group(1): m.group(0) for m in _HAND_CARD.finditer(part)}
+
+
+CARD = ('<input type="checkbox" class="hand-check" id="hc-{0}" name="card" value="{0}">'
+        '<label id="hl-{0}" for="hc-{0}" class="card"><span>{1}</span></label>')
+
+
+def test_the_cards_of_a_drawn_hand_are_the_patterns():
+    part = ('<div id="tbl-hand"><fieldset><legend id="tbl-hand-count">27 cards</legend>'
+            + "".join(CARD.format(card, "Q") for card in (3, 17, 40, 41, 99)) + "</fieldset></div>")
+    cards = _hand_cards(part)
+    assert list(cards) == ["3", "17", "40", "41", "99"]
+    assert cards == cards_by_pattern(part)
+    assert list(cards.values()) == list(cards_by_pattern(part).values())
+
+
+@given(st.lists(st.sampled_from(['<input type="checkbox" class="hand-check" id="hc-', "7", "-", "12", '"', ">",
+                                 "</label>", "<label>", "x", "\n"]), max_size=40))
+def test_any_text_is_read_as_the_hand_pattern_reads_it(pieces):
+    part = "".join(pieces)
+    assert _hand_cards(part) == cards_by_pattern(part)
