@@ -27,9 +27,9 @@ from typing import Any, Iterable, Sequence
 from django.core.exceptions import ObjectDoesNotExist
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext_lazy, pgettext
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from accounts import career
@@ -653,12 +653,67 @@ class _SeatShells:
                      deadline if counting else "", think_time if counting else 0)
         last_key = (language, "last", number, repr(seat["last"]), seat["is_top"])
         box_key = (language, "box", number, seat["team"])
-        context = {"s": seat, "deadline": deadline, "think_time": think_time}
-        plate = self._drawn.get(plate_key, lambda: compact(render_to_string("live/_seat_plate.html", context)))
-        last = self._drawn.get(last_key, lambda: compact(render_to_string("live/_seat_last.html", context)))
+        plate = self._drawn.get(plate_key, lambda: seat_plate_html(seat, deadline if counting else "", think_time))
+        last = self._drawn.get(last_key, lambda: seat_last_html(seat))
         box = self._drawn.get(box_key, lambda: compact(render_to_string(
             "live/_seat.html", {"s": seat, "plate": self.PLATE, "last": self.LAST})))
         return mark_safe(box.replace(self.PLATE, plate).replace(self.LAST, last))  # noqa: S308 (our own templates, fields escaped)
+
+
+def seat_plate_html(seat: dict[str, Any], deadline: str, think_time: int) -> str:
+    """A seat's plate (inside its box, templates/live/_seat.html): its name, rating,
+    badges, card count and, with ``deadline``, its countdown. Written here rather than
+    in a template, as the cards and the log's lines are: a plate changes at most steps
+    (the turn, a card count), and a template took several times as long to draw it.
+    (Words are looked up outside the f-strings: xgettext does not read inside them.)"""
+    number = seat["number"]
+    classes = "seat-plate" + (" is-turn" if seat["to_act"] else "") + (" is-finished" if seat["place"] else "")
+    name = escape(seat["name"])
+    parts = [f'<!--tbl:plate-{number}--><div id="tbl-plate-{number}" class="{classes}">\n'
+             f'<span class="seat-name">{name}</span>']
+    if seat["rating"]:
+        title, word, rating = escape(_("Rating (R10.10); ? while provisional")), escape(_("rating")), escape(seat["rating"])
+        parts.append(f' <span class="seat-rating" title="{title}"><span class="visually-hidden">{word} </span>'
+                     f'{rating}</span>')
+    badges = []
+    if seat["is_bot"]:
+        word = escape(_("away") if seat["away"] else _("bot"))
+        badges.append(f'<span class="badge">{word}</span>')
+    if seat["autopilot"]:
+        word = escape(_("autopilot"))
+        badges.append(f'<span class="badge badge-warn">{word}</span>')
+    place = seat["place"]
+    if place:
+        word = escape(str(PLACE_LABELS[min(place, 4) - 1]))
+        badges.append(f'<span class="badge badge-place place-{place}">{word}</span>')
+    count = seat["count"]
+    if count is None:
+        word = escape(_("more than 10 cards"))
+        shown = f'<span aria-hidden="true">10+</span><span class="visually-hidden">{word}</span>'
+    else:
+        shown = ngettext("%(n)s card", "%(n)s cards", count) % {"n": count}
+    title = escape(_("Cards in hand (R9.3)"))
+    parts.append(f'\n<span class="seat-badges">{"".join(badges)}</span>\n'
+                 f'<span class="seat-count" title="{title}">{shown}</span>\n')
+    if deadline:
+        seconds = escape(_("{n} s"))
+        parts.append(f'<span class="timer" data-deadline="{escape(deadline)}" data-total="{think_time}" '
+                     f'data-format="{seconds}" aria-hidden="true"></span>\n')
+    parts.append("</div>\n")
+    return "".join(parts)
+
+
+def seat_last_html(seat: dict[str, Any]) -> str:
+    """A seat's last play in the trick, marked when it is the top (inside its box)."""
+    number = seat["number"]
+    top = seat["is_top"]
+    inner = ""
+    if seat["last"]:
+        if top:
+            word = escape(_("Top"))
+            inner = f'<span class="top-mark">{word}</span>'
+        inner += move_markup(seat["last"])
+    return f'<!--tbl:last-{number}--><div id="tbl-last-{number}" class="seat-last{" has-top" if top else ""}">{inner}</div>\n'
 
 
 _seats = _SeatShells()

@@ -433,20 +433,24 @@ def test_a_seat_drawn_from_kept_pieces_is_the_seat_drawn_afresh(playing_table):
     table, users = playing_table
     rng = random.Random(3)
     drawn = []
-    real = render.render_to_string
 
-    def counting(template, *args, **kwargs):
-        drawn.append(template)
-        return real(template, *args, **kwargs)
+    def counting(name, real):
+        def draw(*args, **kwargs):
+            drawn.append(args[0] if name == "template" else name)
+            return real(*args, **kwargs)
+        return draw
 
     for _ in range(16):
         act(table, users, rng)
         context = render.public_context(render.scene_for(table))
         del drawn[:]
-        with patch.object(render, "render_to_string", counting):
+        with patch.object(render, "render_to_string", counting("template", render.render_to_string)), \
+                patch.object(render, "seat_last_html", counting("last", render.seat_last_html)), \
+                patch.object(render, "seat_plate_html", counting("plate", render.seat_plate_html)):
             warm = [render._seats.render(s, context["deadline"], context["think_time"]) for s in context["seats"]]
         assert "live/_seat.html" not in drawn  # the boxes never change
-        assert drawn.count("live/_seat_last.html") <= 2  # the seat that played, the top it beat
+        assert drawn.count("last") <= 2  # the seat that played, the top it beat
+        assert drawn.count("plate") <= 3  # the seat that played, the next to act, a seat that finished
         render._seats._drawn._drawn.clear()
         fresh = [render._seats.render(s, context["deadline"], context["think_time"]) for s in context["seats"]]
         assert warm == fresh
@@ -472,3 +476,25 @@ def test_the_event_carries_the_state_text_the_database_holds(playing_table):
         assert event["state"] == deal.state == scene.state_json
         assert render.Scene.from_event(text) == scene
         assert state_from_json(event["state"]) == state_from_json(deal.state)
+
+
+def test_a_seats_plate_and_last_play_are_drawn_in_the_viewers_language():
+    """The plate and the last play are written in code: their words come from the
+    catalogue (Chinese here), the name is escaped, and the countdown shows only with a
+    deadline."""
+    from django.utils import translation
+
+    from games.live import render
+
+    seat = {"position": 0, "number": 1, "team": "A", "name": "<Mei>", "is_bot": True, "away": False,
+            "rating": "1500?", "autopilot": True, "count": 7, "to_act": True, "place": 1, "last": None, "is_top": False}
+    with translation.override("zh-hans"):
+        plate = render.seat_plate_html(seat, "", 20)
+        counting = render.seat_plate_html(seat, "2026-12-07T01:00:00+00:00", 20)
+        last = render.seat_last_html(dict(seat, last={"pass": True, "actor": "timeout"}, is_top=False))
+    assert plate.startswith('<!--tbl:plate-1--><div id="tbl-plate-1" class="seat-plate is-turn is-finished">')
+    assert "&lt;Mei&gt;" in plate and "<Mei>" not in plate
+    for word in ("机器人", "托管", "头游", "7 张", "1500?"):
+        assert word in plate, word
+    assert 'class="timer"' not in plate and 'data-deadline="2026-12-07T01:00:00+00:00" data-total="20"' in counting
+    assert last.startswith('<!--tbl:last-1--><div id="tbl-last-1" class="seat-last">') and "move-pass" in last
