@@ -162,8 +162,6 @@ def _resync_of_this_loop() -> _Resync:
 
 
 _REGION_MARK = re.compile(r"<!--tbl:([a-z0-9-]+)-->")
-_LOG_LINE = re.compile(r'<li id="tbl-log-(\d+)-(\d+)".*?</li>', re.S | re.A)  # what _log_lines reads
-_HAND_CARD = re.compile(r'<input type="checkbox" class="hand-check" id="hc-(\d+)".*?</label>', re.S | re.A)  # _hand_cards
 _HAND_COUNT = re.compile(r'<legend id="tbl-hand-count".*?</legend>', re.S)
 
 
@@ -205,14 +203,12 @@ def _pieces(part: str, opening: str, closing: str, digits: int) -> tuple[tuple[s
 
 @functools.lru_cache(maxsize=64)
 def _log_lines(part: str) -> tuple[tuple[str, str, str], ...]:
-    """The log region's lines: (deal, index, the line's HTML), oldest first; what
-    ``_LOG_LINE`` finds."""
+    """The log region's lines: (deal, index, the line's HTML), oldest first."""
     return tuple((*ident.split("-"), line) for ident, line in _pieces(part, '<li id="tbl-log-', "</li>", 2))
 
 
 def _hand_cards(part: str) -> dict[str, str]:
-    """The hand region's cards: card id -> its checkbox and label; what ``_HAND_CARD``
-    finds."""
+    """The hand region's cards: card id -> its checkbox and label."""
     return dict(_pieces(part, '<input type="checkbox" class="hand-check" id="hc-', "</label>", 1))
 
 

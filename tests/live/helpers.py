@@ -1,10 +1,17 @@
 """Driving a live table from tests through the one door, as players would."""
 
 import random
+import re
 
 from games.engine.deal import PASS, PLAY, legal_actions
 from games.live import door
 from games.live import selectors as live_selectors
+
+
+# The log's lines and the hand's cards as patterns: how the tests' page model reads them,
+# independently of the consumer's own scan (games/live/consumer.py, _pieces).
+LOG_LINE = re.compile(r'<li id="tbl-log-(\d+)-(\d+)".*?</li>', re.S | re.A)
+HAND_CARD = re.compile(r'<input type="checkbox" class="hand-check" id="hc-(\d+)".*?</label>', re.S | re.A)
 
 
 def current(table):

@@ -1,14 +1,16 @@
 """The log's lines and the hand's cards are read out of their regions with
 ``str.find``: the same pieces, in the same order, as the patterns the page model reads
-them with (``_LOG_LINE``, ``_HAND_CARD``)."""
+them with (``LOG_LINE``, ``HAND_CARD``)."""
 
 from hypothesis import given, strategies as st
 
-from games.live.consumer import _HAND_CARD, _LOG_LINE, _hand_cards, _log_lines
+from games.live.consumer import _hand_cards, _log_lines
+
+from .helpers import HAND_CARD, LOG_LINE
 
 
 def by_pattern(part: str):
-    return tuple((m.group(1), m.group(2), m.group(0)) for m in _LOG_LINE.finditer(part))
+    return tuple((m.group(1), m.group(2), m.group(0)) for m in LOG_LINE.finditer(part))
 
 
 LINE = '<li id="tbl-log-{}-{}"><span class="log-seat">{}</span> <span class="card">{}</span> pair</li>\n'
@@ -43,7 +45,7 @@ def test_any_text_is_read_as_the_pattern_reads_it(pieces):
 
 
 def cards_by_pattern(part: str):
-    return {m.group(1): m.group(0) for m in _HAND_CARD.finditer(part)}
+    return {m.group(1): m.group(0) for m in HAND_CARD.finditer(part)}
 
 
 CARD = ('<input type="checkbox" class="hand-check" id="hc-{0}" name="card" value="{0}">'

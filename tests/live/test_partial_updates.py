@@ -12,9 +12,9 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games.live import door
-from games.live.consumer import _LOG_LINE, _Regions
+from games.live.consumer import _Regions
 
-from .helpers import act, current
+from .helpers import LOG_LINE, act, current
 from .test_table_consumer import connect, drain
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -32,7 +32,7 @@ class PageModel:
 
     def __init__(self, first: str):
         self.regions = dict(_Regions.split(first))
-        self.lines = [m.group(0) for m in _LOG_LINE.finditer(self.regions["log"])]
+        self.lines = [m.group(0) for m in LOG_LINE.finditer(self.regions["log"])]
 
     def apply(self, message: str) -> None:
         for name, part in _Regions.split(message):
@@ -40,7 +40,7 @@ class PageModel:
             if name == "log" and appended:
                 gone = set(DELETE.findall(appended.group(1)))
                 self.lines = [line for line in self.lines if line.split('"')[1] not in gone]
-                self.lines += [m.group(0) for m in _LOG_LINE.finditer(appended.group(2))]
+                self.lines += [m.group(0) for m in LOG_LINE.finditer(appended.group(2))]
                 continue
             if name == "hand" and HAND_DELETE.search(part):
                 hand = self.regions["hand"]
@@ -52,14 +52,14 @@ class PageModel:
                 continue
             self.regions[name] = part
             if name == "log":
-                self.lines = [m.group(0) for m in _LOG_LINE.finditer(part)]
+                self.lines = [m.group(0) for m in LOG_LINE.finditer(part)]
 
     def matches(self, fresh: str) -> list[str]:
         """The regions that differ from a page drawn afresh (the log by its newest lines)."""
         wrong = []
         for name, part in _Regions.split(fresh):
             if name == "log":
-                if self.lines != [m.group(0) for m in _LOG_LINE.finditer(part)]:
+                if self.lines != [m.group(0) for m in LOG_LINE.finditer(part)]:
                     wrong.append(name)
             elif name not in _Regions.FRAME and self.regions.get(name) != part:
                 wrong.append(name)
