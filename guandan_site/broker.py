@@ -24,9 +24,10 @@ and next deals stopped until someone restarted it:
 
 The consumer (``Consumer``) reconnects every second while Redis is away, instead of
 kombu's default back-off of up to 30 s between tries, and after every (re)connection
-asks for a sweep without grace: whatever was due while Redis was away (its timers went
-with Redis's memory) moves at once, so bots and timeouts go on within about a second of
-Redis returning rather than at beat's next tick.
+asks for a sweep without grace that re-arms every timer: whatever was due while Redis was
+away (its timers went with Redis's memory, or with the old connection) moves at once, and
+every table not due yet gets its timer again for its own time, so bots and timeouts go on
+within about a second of Redis returning rather than at beat's next tick.
 
 Selected by ``CELERY_BROKER_TRANSPORT`` and ``CELERY_WORKER_CONSUMER`` whenever the broker
 is Redis (``tests/live/test_redis_outages.py`` kills and restarts a real Redis under a
@@ -82,7 +83,7 @@ class Consumer(CeleryConsumer):
     def connect(self):
         connection = super().connect()
         try:
-            self.app.send_task("games.sweep", kwargs={"grace": 0.0}, ignore_result=True)
+            self.app.send_task("games.sweep", kwargs={"grace": 0.0, "rearm": True}, ignore_result=True)
         except Exception:  # the sweep from beat comes a few seconds later anyway
             log.warning("could not ask for a sweep after connecting to the broker", exc_info=True)
         return connection

@@ -688,13 +688,19 @@ def _bot_seed(deal: Deal, state: DealState) -> int:
     return random.Random(f"{deal.seed}:{state.step}").getrandbits(32)
 
 
-def sweep(*, grace: float = 2.0) -> int:
+def sweep(*, grace: float = 2.0, rearm: bool = False) -> int:
     """Re-arm every deal whose turn is overdue (after a crash or restart lost its timer):
     runs the timer body for it now, and deals the next deal where one is overdue. A turn
     is overdue ``grace`` seconds after it should have happened, so the sweep never hurries
     a bot past the table's bot speed nor a human past the think time. Returns how many
     tables it moved. Tables without a human for ``GUANDAN_ABANDON_AFTER`` seconds are
-    closed first (``abandon_tables``)."""
+    closed first (``abandon_tables``).
+
+    ``rearm``: every pending timer is known lost (a worker has just (re)connected to the
+    broker, and the timers it held went with the old connection). Each deal that is not
+    due yet gets its timer again, for the moment it is due: a bot turn, the think-time
+    timer, or the next deal. Without it such a deal would wait for a later sweep. Timers
+    are idempotent, so one that was not lost after all only finds the table moved on."""
     abandon_tables()
     now = timezone.now()
     moved = 0
@@ -702,33 +708,61 @@ def sweep(*, grace: float = 2.0) -> int:
         finished_at__isnull=True, match__status=Match.Status.PLAYING, match__table__status=Table.Status.PLAYING
     ).select_related("match__table")
     for deal in running:
-        if _overdue(deal, now, grace) and run_table_turn(table_id=deal.match.table_id, deal_id=deal.pk, seq=deal.seq):
-            moved += 1
-    late = now - timedelta(seconds=settings.GUANDAN_NEXT_DEAL_DELAY + grace)
-    for deal in Deal.objects.filter(
-        finished_at__lt=late, match__status=Match.Status.PLAYING, match__table__status=Table.Status.PLAYING
-    ).select_related("match"):
+        table = deal.match.table
+        state = state_from_json(deal.state)
+        seats = {s.position: s for s in table.seats.all()}
+        due_in = _due_in(deal, table, state, seats, now)
+        if due_in is None:
+            continue
+        if due_in <= -grace:
+            if run_table_turn(table_id=table.pk, deal_id=deal.pk, seq=deal.seq):
+                moved += 1
+        elif rearm:
+            _rearm_timer(deal, table, state, seats, max(0.0, due_in))
+    delay = settings.GUANDAN_NEXT_DEAL_DELAY
+    late = now - timedelta(seconds=delay + grace)
+    settled = Deal.objects.filter(match__status=Match.Status.PLAYING, match__table__status=Table.Status.PLAYING)
+    if rearm:
+        # Deals settled too recently to be overdue: their next deal's timer (idempotent:
+        # it deals only after the table's newest deal).
+        for deal in settled.filter(finished_at__gte=late).select_related("match"):
+            wait = delay - (now - deal.finished_at).total_seconds()
+            schedule("next_deal", deal.match.table_id, deal.pk, delay=max(0.0, wait))
+    for deal in settled.filter(finished_at__lt=late).select_related("match"):
         if start_next_deal(table_id=deal.match.table_id, deal_id=deal.pk) is not None:
             moved += 1
     return moved
 
 
-def _overdue(deal: Deal, now, grace: float) -> bool:
-    table = deal.match.table
-    state = state_from_json(deal.state)
-    seats = {s.position: s for s in table.seats.all()}
+def _due_in(deal: Deal, table: Table, state: DealState, seats: dict[int, Seat], now) -> float | None:
+    """Seconds until the first seat to act at the deal's step is due to act on its own
+    (negative: overdue by that much); None when nobody is to act."""
     last = deal.actions.order_by("-seq").values_list("created_at", flat=True).first() or deal.started_at
     if deal.deadline is not None and deal.deadline < last:
         last = deal.deadline - timedelta(seconds=table.think_time)  # the clock was restarted since
-    waited = (now - last).total_seconds() - grace
+    waited = (now - last).total_seconds()
+    due = []
     for position in state.to_act:
         seat = seats.get(position)
         if seat is None or seat.is_bot or seat.autopilot or seat.auto_play is not None:
-            if waited >= _next_delay(table, deal, state, {position: seat} if seat else {}):
-                return True
-        elif deal.deadline is not None and (now - deal.deadline).total_seconds() >= grace:
-            return True
-    return False
+            due.append(_next_delay(table, deal, state, {position: seat} if seat else {}) - waited)
+        elif deal.deadline is not None:
+            due.append((deal.deadline - now).total_seconds())
+    return min(due) if due else None
+
+
+def _rearm_timer(deal: Deal, table: Table, state: DealState, seats: dict[int, Seat], delay: float) -> None:
+    """Start again the timer a deal that is not due yet was waiting on (``sweep``)."""
+    if not _thinking_only(state, seats):
+        schedule("table_turn", table.pk, deal.pk, deal.seq, delay=delay)
+        return
+    # The deal's one think-time timer (R9.2), for the moment it was pending for.
+    at = deal.clock_at
+    if at is None:
+        at = deal.deadline
+        if not Deal.objects.filter(pk=deal.pk, seq=deal.seq, clock_at__isnull=True).update(clock_at=at):
+            return  # a step or another timer came first: it armed its own
+    schedule("table_clock", table.pk, deal.pk, at.isoformat(), delay=(at - timezone.now()).total_seconds())
 
 
 def grant_resync_grace(*, table_id: int, deal_id: int, seq: int, position: int) -> bool:

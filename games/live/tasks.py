@@ -37,10 +37,12 @@ def next_deal(table_id: int, deal_id: int) -> bool:
 
 @shared_task(name="games.sweep", ignore_result=True)
 @register
-def sweep(grace: float = 2.0) -> int:
+def sweep(grace: float = 2.0, rearm: bool = False) -> int:
     """Re-arm overdue turns and deals after a crash or restart, so a table never hangs;
     send again the deal analyses a crash left behind; seat whoever quick play can seat
-    (R10.9: its own timers may have been lost with a process). ``grace`` 0 right after the
-    worker (re)connects to the broker: timers in flight went with the broker
+    (R10.9: its own timers may have been lost with a process). ``grace`` 0 and ``rearm``
+    right after the worker (re)connects to the broker: the timers it held went with the
+    old connection, so every table's next timer is started again, due or not
     (guandan_site/broker.py)."""
-    return door.sweep(grace=grace) + analysis_services.resume_analyses() + quickplay_services.match_all()
+    return (door.sweep(grace=grace, rearm=rearm) + analysis_services.resume_analyses()
+            + quickplay_services.match_all())

@@ -286,6 +286,55 @@ def test_the_sweep_rearms_an_overdue_turn(practice_table, timers):
     assert deal.seq > before
 
 
+def test_the_sweep_after_a_reconnection_rearms_every_timer_not_yet_due(practice_table, timers):
+    """A worker that has just reconnected to the broker lost every timer it held, due or
+    not: the sweep it asks for starts each table's next timer again, at its own time."""
+    table, user = practice_table(bot_speed="2")
+    Seat.objects.filter(table=table, user=user).update(auto_play=2)  # every seat waits 2 s
+    timers.pending.clear()  # the timers went with the old connection
+    deal, _state = current(table)
+    # Not due yet: an ordinary sweep leaves it alone, and nothing would move it until a
+    # later sweep found it overdue.
+    assert door.sweep(grace=0.0) == 0 and timers.pending == []
+    assert door.sweep(grace=0.0, rearm=True) == 0
+    [(name, args, delay)] = timers.pending
+    assert (name, args) == ("table_turn", (table.pk, deal.pk, deal.seq)) and 0 < delay <= 2
+    timers.run(rounds=1)
+    deal.refresh_from_db()
+    assert deal.seq > 0
+
+
+def test_the_rearming_sweep_starts_the_think_time_timer_again(playing_table, timers):
+    table, _users = playing_table
+    deal, _state = current(table)
+    assert deal.clock_at is not None and deal.clock_at > timezone.now()
+    timers.pending.clear()
+    assert door.sweep(grace=0.0, rearm=True) == 0
+    [(name, args, delay)] = timers.pending
+    assert (name, args) == ("table_clock", (table.pk, deal.pk, deal.clock_at.isoformat()))
+    assert table.think_time - 2 < delay <= table.think_time
+    # It is the deal's one pending timer (R9.2): when it fires past the deadline, the
+    # player to act times out.
+    expire(deal)
+    timers.run(rounds=1)
+    assert Action.objects.filter(deal=deal, actor="timeout").count() == 1
+
+
+def test_the_rearming_sweep_deals_the_next_deal_of_a_deal_just_settled(practice_table, timers, settings):
+    settings.GUANDAN_NEXT_DEAL_DELAY = 30
+    table, user = practice_table(bot_speed="0.3")
+    finished = play_out(table, {0: user}, timers)
+    timers.pending.clear()
+    assert door.sweep(grace=0.0) == 0 and timers.pending == []
+    door.sweep(grace=0.0, rearm=True)
+    [(name, args, delay)] = [t for t in timers.pending if t[0] == "next_deal"]
+    assert args == (table.pk, finished.pk) and 25 < delay <= 30
+    timers.pending[:] = [("next_deal", args, delay)]
+    timers.run(rounds=1)
+    deal, _state = current(table)
+    assert deal.number == finished.number + 1
+
+
 def test_timeout_action_is_the_automatic_choice_only(playing_table):
     """A 'timeout' action must be exactly what R9.2 picks."""
     table, users = playing_table

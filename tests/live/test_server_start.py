@@ -65,7 +65,9 @@ def daphne_server():
             process.wait()
 
 
-def test_an_overdue_table_moves_before_any_page_connects(practice_table, daphne_server):
+def test_an_overdue_table_moves_before_any_page_connects(practice_table, daphne_server, timers):
+    # ``timers``: this test process records its own timers instead of running them, so only
+    # the server can move the table.
     table, _user = practice_table(bot_speed="0.3", think_time=10)
     deal = live_selectors.current_deal(table)
     long_ago = timezone.now() - timedelta(minutes=1)
