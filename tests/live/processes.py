@@ -170,9 +170,19 @@ http {{
         if getattr(connections["default"], "pool", None) is not None:
             connections["default"].close_pool()
 
-    def log_tail(self) -> str:
-        return "\n".join(f"--- {p.name}\n{p.read_text(errors='replace')[-3000:]}"
+    def log_tail(self, chars: int = 3000) -> str:
+        return "\n".join(f"--- {p.name}\n{p.read_text(errors='replace')[-chars:]}"
                          for p in sorted(self.logs.iterdir()) if p.suffix == ".log")
+
+    def worker_stacks(self) -> str:
+        """Where the worker's processes (the consumer, its pool, beat) are right now
+        (``py-spy dump``), for a test that finds the worker standing still."""
+        spy = shutil.which("py-spy", path=str(BIN)) or shutil.which("py-spy")
+        if self.worker is None or spy is None:
+            return "(no worker or no py-spy)"
+        done = subprocess.run([spy, "dump", "--subprocesses", "--pid", str(self.worker.pid)],
+                              capture_output=True, text=True, timeout=60)
+        return f"--- py-spy dump of the worker\n{done.stdout}{done.stderr}"
 
 
 def session_for(user) -> str:
