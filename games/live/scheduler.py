@@ -111,11 +111,11 @@ def _spawn(name: str, args: tuple, background: bool = False) -> None:
     task.add_done_callback(_running.discard)
 
 
-async def _run_async(name: str, args: tuple, background: bool = False) -> None:
+async def _run_async(name: str, args: tuple, background: bool = False, kwargs: dict | None = None) -> None:
     try:
         # A background task's own thread still sends to the pages through this loop:
         # async_to_sync inside it runs the coroutine here (asgiref).
-        await sync_to_async(_task(name), thread_sensitive=not background)(*args)
+        await sync_to_async(_task(name), thread_sensitive=not background)(*args, **(kwargs or {}))
     except Exception:
         log.exception("task %s%r failed", name, args)
 
@@ -145,16 +145,22 @@ def periodic_tasks() -> list[tuple[str, float]]:
     return jobs
 
 
+# The first sweep after the server starts: the restart lost every timer this process held,
+# so each table not due yet gets its timer back too (``door.sweep``'s ``rearm``).
+FIRST_RUN = {"sweep": {"rearm": True}}
+
+
 async def _sweep_forever() -> None:
     """Every periodic job on its own interval, each run once right away (whatever a
-    restart left overdue moves at once)."""
+    restart left overdue moves at once, and the sweep starts again every table's timer)."""
     loop = asyncio.get_running_loop()
     due = {name: loop.time() for name, _every in periodic_tasks()}
     every = dict(periodic_tasks())
+    first = dict(FIRST_RUN)
     while True:
         for name in sorted(due, key=due.get):
             if due[name] <= loop.time():
-                await _run_async(name, ())
+                await _run_async(name, (), kwargs=first.pop(name, None))
                 due[name] = loop.time() + every[name]
         await asyncio.sleep(max(0.05, min(due.values()) - loop.time()))
 

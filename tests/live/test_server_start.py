@@ -84,3 +84,28 @@ def test_an_overdue_table_moves_before_any_page_connects(practice_table, daphne_
         assert response.status == 200
         assert response.headers.get("Server") is None
         assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+
+
+def test_a_table_not_yet_due_moves_at_its_own_pace_after_a_restart(practice_table, daphne_server, timers):
+    """The restart lost every timer the server held: its first sweep starts the timer of
+    a table whose turn is not due yet, for the moment it is due. Without that, the table
+    would wait for a later sweep that finds it overdue (2 s of grace, every 5 s)."""
+    from games.models import Seat
+
+    table, user = practice_table(bot_speed="9", think_time=60)
+    Seat.objects.filter(table=table, user=user).update(auto_play=9)  # every seat waits 9 s
+    deal = live_selectors.current_deal(table)
+    due = time.monotonic() + 8
+    Deal.objects.filter(pk=deal.pk).update(started_at=timezone.now() - timedelta(seconds=1))
+    process, _url = daphne_server()
+    moved = None
+    while time.monotonic() < due + 6 and process.poll() is None:
+        if Deal.objects.get(pk=deal.pk).seq > 0:
+            moved = time.monotonic()
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, process.stderr.read().decode()[-2000:]
+    assert moved is not None, "the table stood still"
+    # At its own pace: not before it was due, and not at a later sweep (which comes 5 s
+    # after the first, at the earliest 2 s after it was due).
+    assert due - 0.5 <= moved < due + 2.5, moved - due
