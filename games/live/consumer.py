@@ -40,9 +40,11 @@ from games.live import door, talk
 from games.live import selectors as live_selectors
 from games.live.broadcast import table_group
 from games.live.render import (
+    PrivateParts,
     Scene,
     ViewerState,
     play_as_options,
+    regions_of,
     render_private_parts,
     render_public,
     scene_for,
@@ -161,16 +163,12 @@ def _resync_of_this_loop() -> _Resync:
     return resync
 
 
-_REGION_MARK = re.compile(r"<!--tbl:([a-z0-9-]+)-->")
 _HAND_COUNT = re.compile(r'<legend id="tbl-hand-count".*?</legend>', re.S)
 
 
-@functools.lru_cache(maxsize=64)
-def _regions_of(html: str) -> tuple[tuple[str, str], ...]:
-    """``html``'s regions as (name, text) pairs, in order. Kept for the last few texts:
-    a step's public fragments are the same text for every page of the table here."""
-    parts = _REGION_MARK.split(html)
-    return tuple(zip(parts[1::2], parts[2::2]))
+# Kept for the last few texts: a step's public fragments are the same text for every page
+# of the table here.
+_regions_of = functools.lru_cache(maxsize=64)(regions_of)
 
 
 def _pieces(part: str, opening: str, closing: str, digits: int) -> tuple[tuple[str, str], ...]:
@@ -253,12 +251,13 @@ class _Regions:
                 self.log_lines = [(deal, index) for deal, index, _line in _log_lines(part)]
         return html
 
-    def changed(self, html: str, private: str = "") -> str:
-        """The part of ``html`` (and of ``private``, the viewer's own fragments that follow
-        it) the page does not hold yet, and remember it. Every page of a table in this
-        process is given the same public fragments at a step: they are split once."""
+    def changed(self, html: str, private: tuple[tuple[str, str], ...] = ()) -> str:
+        """The part of ``html`` (and of ``private``, the regions of the viewer's own
+        fragments that follow it) the page does not hold yet, and remember it. Every page
+        of a table in this process is given the same public fragments at a step: they are
+        split once."""
         out = []
-        for name, part in self.split(html) + (self.split(private) if private else ()):
+        for name, part in self.split(html) + private:
             if name in self.FRAME:
                 continue
             if name not in self.ALWAYS and name != "hand" and self.sent.get(name) == part:
@@ -489,12 +488,12 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
         public = event.get("public") if event.get("language") == self.language else None
         try:
             # Drawn here, on the event loop: the scene holds all it needs, so no query runs.
-            public, private = self.draw_parts(scene_from_event(self.table_id, data), public, keep_hand=True)
+            public, parts = self.draw_parts(scene_from_event(self.table_id, data), public, keep_hand=True)
         except Exception:  # a bad event must not cost the page its connection
             log.exception("table %s: drawing step %s failed; reading the table afresh", self.table_id, event.get("seq"))
             await self.send_render_or_log()
             return
-        await self.send(text_data=self.regions.changed(public, private))
+        await self.send(text_data=self.regions.changed(public, parts.regions()))
 
     async def send_render(self, *, with_talk: bool = False):
         """The whole table, drawn afresh from the database; ``with_talk``: the table talk
@@ -547,9 +546,11 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
 
     def draw(self, scene: Scene, public: str | None = None, *, keep_hand: bool = False) -> str:
         """This page's fragments of ``scene`` as one text (``draw_parts``)."""
-        return "".join(self.draw_parts(scene, public, keep_hand=keep_hand))
+        public, parts = self.draw_parts(scene, public, keep_hand=keep_hand)
+        return public + parts.html()
 
-    def draw_parts(self, scene: Scene, public: str | None = None, *, keep_hand: bool = False) -> tuple[str, str]:
+    def draw_parts(self, scene: Scene, public: str | None = None, *, keep_hand: bool = False
+                   ) -> tuple[str, PrivateParts]:
         """This page's fragments of ``scene``: the public ones (given, or drawn from the
         spectator's view) and the viewer's own, from the viewer's seat's view only. With
         ``keep_hand``, the hand is left out when it would be drawn exactly as the page
@@ -568,7 +569,7 @@ class TableConsumer(SessionBound, AsyncWebsocketConsumer):
         self.hand_key = parts.hand_key
         if (scene.deal_id, scene.seq) >= self.drawn:
             self.drawn, self.scene = (scene.deal_id, scene.seq), scene
-        return public, parts.html()
+        return public, parts
 
     # ---- actions ---------------------------------------------------------------------
 

@@ -611,6 +611,23 @@ def _winner_points(scene: Scene) -> int:
 
 
 _LAYOUT_SPACE = re.compile(r"\n\s+")
+# Where each region of the table's fragments begins (templates/live/): the page's socket
+# sends only the regions that changed (games.live.consumer._Regions).
+REGION_MARK = re.compile(r"<!--tbl:([a-z0-9-]+)-->")
+MARK_OPENING = "<!--tbl:"
+
+
+def regions_of(html: str) -> tuple[tuple[str, str], ...]:
+    """``html``'s regions as (name, text) pairs, in order (what comes before the first
+    mark is in none)."""
+    if html.startswith(MARK_OPENING) and html.find(MARK_OPENING, 1) < 0:
+        # One region (the hand, the counter): no need to scan the text for marks.
+        end = html.find("-->")
+        name = html[len(MARK_OPENING):end]
+        if REGION_MARK.fullmatch(html, 0, end + 3):
+            return ((name, html[end + 3:]),)
+    parts = REGION_MARK.split(html)
+    return tuple(zip(parts[1::2], parts[2::2]))
 
 
 def compact(html: str) -> str:
@@ -887,9 +904,17 @@ class PrivateParts:
     controls: str
     hand_key: tuple
     counter: str = ""
+    # The status's and the controls' regions as their shells give them (``_Shells``).
+    status_regions: tuple = ()
+    controls_regions: tuple = ()
 
     def html(self, *, with_hand: bool = True) -> str:
         return self.status + (self.hand if with_hand else "") + self.controls + self.counter
+
+    def regions(self) -> tuple[tuple[str, str], ...]:
+        """The regions of ``html()`` (``regions_of``), without scanning it again."""
+        return ((self.status_regions or regions_of(self.status)) + (regions_of(self.hand) if self.hand else ())
+                + (self.controls_regions or regions_of(self.controls)) + (regions_of(self.counter) if self.counter else ()))
 
 
 def render_private_parts(scene: Scene, seat: int | None, viewer: ViewerState, *, skip_hand: tuple | None = None
@@ -904,14 +929,17 @@ def render_private_parts(scene: Scene, seat: int | None, viewer: ViewerState, *,
         # The key holds the seat's cards and its partner's (R9.4) as the view gave them.
         _add_hand(context, key[2], key[3], scene.state.level, viewer.sort)
         hand = compact(render_to_string("live/_hand.html", context))
-    return PrivateParts(_shells.render("live/_status.html", context, STATUS_KEYS),
-                        hand, _shells.render("live/_controls.html", context, CONTROLS_KEYS), key,
-                        render_counter(scene, seat))
+    language = get_language()
+    status, status_regions = _shells.draw("live/_status.html", context, STATUS_KEYS, language)
+    controls, controls_regions = _shells.draw("live/_controls.html", context, CONTROLS_KEYS, language)
+    return PrivateParts(status, hand, controls, key, render_counter(scene, seat), status_regions, controls_regions)
 
 
 # What the status and controls fragments show, besides the step they belong to: equal
-# values draw equal fragments but for the step (see _Shells).
-STATUS_KEYS = ("levels", "level", "wild_ids", "deal_number", "is_board", "phase_label", "turn_text", "to_act", "phase", "leading")
+# values draw equal fragments but for the step (see _Shells). The phase's label is the
+# phase's in the key's language: the phase stands for it (hashing the lazy label
+# translated it at every page).
+STATUS_KEYS = ("levels", "level", "wild_ids", "deal_number", "is_board", "turn_text", "to_act", "phase", "leading")
 # Not ``leading``, and in the play phase not ``to_act`` either: the pass, suggestion and
 # play buttons are drawn disabled and the page enables them by the status's ``data-turn``
 # (static/live/table.js), so the controls are not sent again each time the turn moves.
@@ -935,19 +963,28 @@ class _Shells:
         self._drawn: dict[tuple, str] = {}
         self._lock = threading.Lock()
 
-    def render(self, template: str, context: dict[str, Any], keys: tuple[str, ...]) -> str:
+    def draw(self, template: str, context: dict[str, Any], keys: tuple[str, ...], language: str | None = None
+             ) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """``template`` drawn from ``context`` in ``language`` (the active one, which the
+        caller may have read already), and its regions (``regions_of``), split once per
+        shell."""
         viewer = context["viewer"]
-        key = (template, get_language(), tuple(_frozen(context[k]) for k in keys), viewer.message, viewer.message_kind,
-               viewer.coach, viewer.sort, tuple(r["name"] for r in viewer.play_as))
+        key = (template, language or get_language(), tuple(_frozen(context[k]) for k in keys), viewer.message,
+               viewer.message_kind, viewer.coach, viewer.sort, tuple(r["name"] for r in viewer.play_as))
         with self._lock:
-            shell = self._drawn.get(key)
-        if shell is None:
+            drawn = self._drawn.get(key)
+        if drawn is None:
             shell = compact(render_to_string(template, dict(context, deal_id=self.DEAL, seq=self.SEQ)))
+            drawn = (shell, tuple((name, part, self.DEAL in part or self.SEQ in part) for name, part in regions_of(shell)))
             with self._lock:
                 if len(self._drawn) >= self.SIZE:
                     self._drawn.clear()
-                self._drawn[key] = shell
-        return shell.replace(self.DEAL, str(context["deal_id"])).replace(self.SEQ, str(context["seq"]))
+                self._drawn[key] = drawn
+        shell, regions = drawn
+        deal, seq = str(context["deal_id"]), str(context["seq"])
+        return (shell.replace(self.DEAL, deal).replace(self.SEQ, seq),
+                tuple((name, part.replace(self.DEAL, deal).replace(self.SEQ, seq) if filled else part)
+                      for name, part, filled in regions))
 
 
 def _frozen(value):
