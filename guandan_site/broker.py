@@ -22,6 +22,14 @@ and next deals stopped until someone restarted it:
    unacknowledged set and, after the visibility timeout, runs again as a timer whose
    table has moved on: it does nothing.
 
+3. The subscription that carries the workers' broadcast commands (kombu's fanout) is read
+   when its socket polls readable, with a blocking read, and redis-py 8 lets a blocking
+   read of a subscription wait without end (it sets the socket's timeout aside). Once in
+   about ten runs of the Redis-outage test under load, the consumer stood there for good
+   after Redis came back, logging nothing (``py-spy dump``: the main thread in that read);
+   the bots stopped. Here the subscription is read only when a message is there
+   (``_SubscriptionRead``), within ``READ_WITHIN`` seconds.
+
 The consumer (``Consumer``) reconnects every second while Redis is away, instead of
 kombu's default back-off of up to 30 s between tries, and after every (re)connection
 asks for a sweep without grace that re-arms every timer: whatever was due while Redis was
@@ -31,7 +39,8 @@ within about a second of Redis returning rather than at beat's next tick.
 
 Selected by ``CELERY_BROKER_TRANSPORT`` and ``CELERY_WORKER_CONSUMER`` whenever the broker
 is Redis (``tests/live/test_redis_outages.py`` kills and restarts a real Redis under a
-worker again and again; ``tests/site/test_broker.py`` acknowledges on a closed channel).
+worker again and again; ``tests/site/test_broker.py`` acknowledges on a closed channel and
+reads a subscription with nothing there).
 """
 
 from __future__ import annotations
@@ -45,10 +54,28 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 log = logging.getLogger(__name__)
 
 RECONNECT_EVERY = 1.0  # seconds between tries while Redis is away
+READ_WITHIN = 1.0  # seconds a readable subscription has to deliver its message whole
+
+
+class _SubscriptionRead:
+    """The channel's subscription client, whose ``parse_response`` returns what is there
+    (None when nothing is) instead of waiting for a message (see 3. above)."""
+
+    def __init__(self, client):
+        self._client = client
+
+    def __getattr__(self, name):
+        return getattr(self._client, name)
+
+    def parse_response(self, block=True, timeout=0):
+        return self._client.parse_response(block=False, timeout=READ_WITHIN)
 
 
 class Channel(redis.Channel):
     do_restore = False
+
+    def _receive_one(self, c):
+        return super()._receive_one(_SubscriptionRead(c))
 
     def _get_pool(self, asynchronous=False):
         if self.connection is None:
