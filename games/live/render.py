@@ -913,8 +913,8 @@ class PrivateParts:
 
     def regions(self) -> tuple[tuple[str, str], ...]:
         """The regions of ``html()`` (``regions_of``), without scanning it again."""
-        return ((self.status_regions or regions_of(self.status)) + (regions_of(self.hand) if self.hand else ())
-                + (self.controls_regions or regions_of(self.controls)) + (regions_of(self.counter) if self.counter else ()))
+        return (self.status_regions + (regions_of(self.hand) if self.hand else ())
+                + self.controls_regions + (regions_of(self.counter) if self.counter else ()))
 
 
 def render_private_parts(scene: Scene, seat: int | None, viewer: ViewerState, *, skip_hand: tuple | None = None
