@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 from games.models import Deal, Table
 
 from .test_table_browser import (
-    DEAL_BUDGET, act_by_reading_the_page, button, log_in, select_cards, submit_and_wait, wait_for_turn_or_settlement,
+    DEAL_BUDGET, act_by_reading_the_page, button, clear_selection, log_in, select_cards, submit_and_wait, wait_for_turn_or_settlement,
 )
 
 pytestmark = pytest.mark.browser
@@ -146,7 +146,7 @@ def test_the_whole_journey_reads_in_one_language(new_context, site_url, make_use
         if message.inner_text().strip():
             assert message.locator("a.rule-link").count() >= 1
             check_page(page, language, "table with a refusal")
-        submit_and_wait(page, button(page, "clear").click, may_offer_readings=False)
+        clear_selection(page)
 
     play_to_the_settlement(page)
     check_page(page, language, "settlement")

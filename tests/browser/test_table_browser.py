@@ -152,6 +152,21 @@ def submit_and_wait(page, press, *, may_offer_readings: bool = True) -> str:
     return handle.json_value()
 
 
+def clear_selection(page) -> None:
+    """Press Clear and wait for its answer: no card selected and no refusal shown. (A clear
+    does not move the deal, so waiting for a new step or a refusal would race the refusal
+    still on the page from before.)"""
+    button(page, "clear").click()
+    page.wait_for_function(
+        """() => {
+          const m = document.getElementById('tbl-message');
+          const refused = m && m.classList.contains('tbl-message-error') && m.textContent.trim();
+          return !document.querySelector('#tbl-hand .hand-check:checked') && !refused;
+        }""",
+        timeout=TURN_TIMEOUT_MS,
+    )
+
+
 def select_cards(page, cards) -> None:
     """Select cards by clicking them, as a player does (the checkbox is behind the card)."""
     for card in cards:
@@ -199,7 +214,7 @@ def act_by_reading_the_page(page) -> str:
             return "play"
         message = page.locator("#tbl-message").inner_text()
         assert re.match(r"R\d+\.\d+", message), f"a refusal names its rule: {message!r}"
-        submit_and_wait(page, button(page, "clear").click)
+        clear_selection(page)
     raise AssertionError("no card of the hand could be led")
 
 
