@@ -117,9 +117,11 @@ def _create_deal(table: Table, match: Match, engine: engine_match.Match) -> Deal
 def _open_deal(table: Table, match: Match, state: DealState, *, number: int) -> Deal:
     deal = deal_row(match, state, number=number)
     seats = _seats(table)
-    _arm(table, deal, state, previous=None, seats=seats)
+    timers = []
+    _arm(table, deal, state, previous=None, seats=seats, on_commit=timers.append)
     deal.save(update_fields=["deadline", "clock_at"])
     announce_table_changed(table.pk, scene_for(table, deal, seats.values(), state=state))
+    _after_announcement(timers)
     return deal
 
 
@@ -304,12 +306,23 @@ def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, a
         if _sync_autopilot(seats, new_state) | _away_for_the_round(table, seats):
             table.save(update_fields=["updated_at"])  # the seats changed: a new version
         seat_cache.keep_on_commit(table, seats)
-        _arm(table, deal, new_state, previous=state, seats=seats)
+        timers = []
+        _arm(table, deal, new_state, previous=state, seats=seats, on_commit=timers.append)
         _write_step(deal, fields, row, texts={"state": state_text})
         # The pages draw this step from the scene the event carries: no page queries.
         announce_table_changed(table.pk, scene_for(table, deal, seats.values(), state=new_state,
                                                    state_json=deal.state, state_text=state_text))
+        _after_announcement(timers)
         return Outcome(deal.pk, deal.seq, new_state)
+
+
+def _after_announcement(timers) -> None:
+    """Start ``timers`` on commit after the table's announcement, which was registered
+    first: on-commit callbacks run in the order given, so the pages hear of the step
+    before the broker does of its timer. (Either may be lost if the process dies right
+    after the commit: the pages resync, and the sweep re-arms the timer.)"""
+    for timer in timers:
+        transaction.on_commit(timer)
 
 
 # The step's writes: the action's row and the deal's new snapshot, in one statement on
@@ -529,8 +542,13 @@ def _away_for_the_round(table: Table, seats: dict[int, Seat]) -> bool:
 # Timers
 
 
-def _arm(table: Table, deal: Deal, state: DealState, *, previous: DealState | None, seats: dict[int, Seat]) -> None:
-    """Set the think-time deadline and, on commit, schedule whoever acts next."""
+def _arm(table: Table, deal: Deal, state: DealState, *, previous: DealState | None, seats: dict[int, Seat],
+         on_commit=transaction.on_commit) -> None:
+    """Set the think-time deadline and, on commit, schedule whoever acts next.
+
+    ``on_commit`` registers the timer's start; a caller that collects the timers to
+    register them after its announcement (``_submit``) has the pages hear of the step
+    before the timer is handed to the broker (about 0.75 ms for Celery's send here)."""
     if state.is_over:
         deal.deadline = None
         return
@@ -538,20 +556,21 @@ def _arm(table: Table, deal: Deal, state: DealState, *, previous: DealState | No
     kept = previous is not None and deal.deadline is not None and to_act <= set(previous.to_act)
     if not kept:
         deal.deadline = timezone.now() + timedelta(seconds=table.think_time)
-    _schedule_next(table, deal, state, seats)
+    _schedule_next(table, deal, state, seats, on_commit=on_commit)
 
 
-def _schedule_next(table: Table, deal: Deal, state: DealState, seats: dict[int, Seat]) -> None:
+def _schedule_next(table: Table, deal: Deal, state: DealState, seats: dict[int, Seat],
+                   on_commit=transaction.on_commit) -> None:
     """On commit, start the timer of whoever acts next at ``state``: a bot turn (also the
     autopilot and auto play) at its own pace, or, when only players who think for
     themselves are to act, the deal's one think-time timer (``deal.clock_at``; the
     caller saves the deal)."""
     if _thinking_only(state, seats):
-        _arm_clock(table.pk, deal)
+        _arm_clock(table.pk, deal, on_commit=on_commit)
         return
     table_id, deal_id, seq = table.pk, deal.pk, state.step
     delay = _next_delay(table, deal, state, seats)
-    transaction.on_commit(lambda: schedule("table_turn", table_id, deal_id, seq, delay=delay))
+    on_commit(lambda: schedule("table_turn", table_id, deal_id, seq, delay=delay))
 
 
 def _thinking(seat: Seat | None) -> bool:
@@ -569,7 +588,7 @@ def _thinking_only(state: DealState, seats: dict[int, Seat]) -> bool:
 CLOCK_LOST = timedelta(seconds=5)
 
 
-def _arm_clock(table_id: int, deal: Deal) -> None:
+def _arm_clock(table_id: int, deal: Deal, on_commit=transaction.on_commit) -> None:
     """One pending think-time timer per deal (R9.2), not one per step: players thinking
     for themselves mostly act long before their time runs out, so a timer started for
     every step would mostly wake to find the table moved on. A timer already pending
@@ -579,12 +598,12 @@ def _arm_clock(table_id: int, deal: Deal) -> None:
     if pending is not None and pending <= deadline and pending > timezone.now() - CLOCK_LOST:
         return
     deal.clock_at = deadline
-    _start_clock(table_id, deal.pk, deadline)
+    _start_clock(table_id, deal.pk, deadline, on_commit=on_commit)
 
 
-def _start_clock(table_id: int, deal_id: int, at) -> None:
+def _start_clock(table_id: int, deal_id: int, at, on_commit=transaction.on_commit) -> None:
     due = at.isoformat()
-    transaction.on_commit(
+    on_commit(
         lambda: schedule("table_clock", table_id, deal_id, due, delay=(at - timezone.now()).total_seconds())
     )
 
