@@ -16,12 +16,11 @@ import asyncio
 import logging
 import os
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import connections, transaction
+from django.db import transaction
 from django.utils import translation
 
 from games.live.render import render_public, scene_for
@@ -37,63 +36,30 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def send_table_changed(table_id: int, scene=None, drawn: Future | None = None) -> None:
+def send_table_changed(table_id: int, scene=None) -> None:
     """Send the change events now (call after commit). ``scene`` is the table's scene as
-    committed (``table_render.Scene``); without one it is read from the database.
-    ``drawn``: the scene's public fragments and event text being drawn (``_draw``)."""
+    committed (``table_render.Scene``); without one it is read from the database."""
     layer = get_channel_layer()
     if layer is None:
         return
     event = {"type": "table.changed", "table_id": table_id}
-    event.update(_table_payload(table_id, scene, drawn))
+    event.update(_table_payload(table_id, scene))
     if scene is None or scene.seq == 0 or scene.state.is_over:
         # The lobby shows seats and status, which a move within a deal never changes.
         _group_send(layer, LOBBY_GROUP, {"type": "lobby.changed", "table_id": table_id})
     _group_send(layer, table_group(table_id), event)
 
 
-def _table_payload(table_id: int, scene, drawn: Future | None = None) -> dict:
+def _table_payload(table_id: int, scene) -> dict:
     if scene is None:
         table = Table.objects.filter(pk=table_id).first()
         scene = scene_for(table) if table is not None else None
         if scene is None:
             return {}
-    public, text = drawn.result() if drawn is not None else _draw(scene)
-    return {"public": public, "language": settings.LANGUAGE_CODE, "seq": scene.seq, "deal": scene.deal_id,
-            "scene": scene.event_text(text)}
-
-
-def _draw(scene) -> tuple[str, str]:
-    """The scene's public fragments (in the site's language) and its event text."""
     with translation.override(settings.LANGUAGE_CODE):
-        return render_public(scene), scene.to_event()
-
-
-# A step's public fragments are drawn on a thread of their own from the moment the step
-# is announced, while the transaction that made it writes and commits: the database's
-# work and the drawing overlap (the connection's waits release the interpreter), and the
-# on-commit send finds them drawn. Created per process on first use (a forked worker
-# does not inherit the threads).
-DRAW_THREADS = 2
-_drawing: ThreadPoolExecutor | None = None
-_drawing_pid: int | None = None
-_drawing_lock = threading.Lock()
-
-
-def _draw_apart(scene) -> tuple[str, str]:
-    try:
-        return _draw(scene)
-    finally:
-        connections.close_all()  # the drawing reads nothing; should it ever, nothing is kept
-
-
-def _draw_ahead(scene) -> Future:
-    global _drawing, _drawing_pid
-    with _drawing_lock:
-        if _drawing is None or _drawing_pid != os.getpid():
-            _drawing = ThreadPoolExecutor(max_workers=DRAW_THREADS, thread_name_prefix="table-draw")
-            _drawing_pid = os.getpid()
-        return _drawing.submit(_draw_apart, scene)
+        public = render_public(scene)
+    return {"public": public, "language": settings.LANGUAGE_CODE, "seq": scene.seq, "deal": scene.deal_id,
+            "scene": scene.event_text()}
 
 
 class _Announcement:
@@ -104,16 +70,6 @@ class _Announcement:
         self.table_id = table_id
         self.scene = scene
 
-    @property
-    def scene(self):
-        return self._scene
-
-    @scene.setter
-    def scene(self, scene) -> None:
-        # Drawn ahead, before the commit: nothing of it leaves the process until then.
-        self._scene = scene
-        self.drawn = _draw_ahead(scene) if scene is not None else None
-
     def __call__(self) -> None:
         # The change is committed whatever happens here: a failed send (the channel
         # layer's Redis down, say) must not reach whoever made the change as an error.
@@ -123,7 +79,7 @@ class _Announcement:
             if self.scene is None:
                 send_table_changed(self.table_id)
             else:
-                send_table_changed(self.table_id, self.scene, drawn=self.drawn)
+                send_table_changed(self.table_id, self.scene)
         except Exception:
             log.exception("table %s: the change event could not be sent; pages will resync", self.table_id)
 

@@ -240,13 +240,11 @@ class Scene:
         # the event alike), spliced in before the other fields.
         return '{"state":' + state + "," + rest[1:]
 
-    def event_text(self, text: str | None = None) -> str:
-        """``to_event`` (or ``text``, its result drawn already), the scene kept as the
-        table's newest in this process (``scene_from_event``): the event comes back to
-        this process's own pages through the channel layer, and they take this scene
-        instead of parsing it back. Call once the step is committed (``kept_step``)."""
-        if text is None:
-            text = self.to_event()
+    def event_text(self) -> str:
+        """``to_event``, the scene kept as the table's newest in this process
+        (``scene_from_event``): the event comes back to this process's own pages through
+        the channel layer, and they take this scene instead of parsing it back."""
+        text = self.to_event()
         _keep_scene(self.table_id, text, self)
         return text
 

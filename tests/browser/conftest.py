@@ -97,16 +97,16 @@ def broadcast_outside_the_browser_loop(monkeypatch):
 
     send = broadcast.send_table_changed
 
-    def send_and_hand_back(table_id, scene, drawn):
+    def send_and_hand_back(table_id, scene):
         from django.db import connections
 
         try:
-            send(table_id, scene, drawn=drawn)
+            send(table_id, scene)
         finally:
             connections.close_all()  # the thread ends: its pooled connection goes back
 
-    def send_from_thread(table_id, scene=None, drawn=None):
-        sender = threading.Thread(target=send_and_hand_back, args=(table_id, scene, drawn))
+    def send_from_thread(table_id, scene=None):
+        sender = threading.Thread(target=send_and_hand_back, args=(table_id, scene))
         sender.start()
         sender.join()
 

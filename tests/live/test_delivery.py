@@ -31,7 +31,7 @@ def _lose_events(monkeypatch):
     """Every change event fails to send, as with the channel layer's Redis down."""
     lost = []
 
-    def fail(table_id, scene=None, drawn=None):
+    def fail(table_id, scene=None):
         lost.append(table_id)
         raise ConnectionError("the channel layer is unreachable")
 

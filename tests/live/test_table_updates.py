@@ -54,7 +54,7 @@ def test_one_announcement_per_table_and_transaction(playing_table, monkeypatch, 
     page once, with the last scene."""
     table, _users = playing_table
     sent = []
-    monkeypatch.setattr(broadcast, "send_table_changed", lambda table_id, scene=None, drawn=None: sent.append((table_id, scene)))
+    monkeypatch.setattr(broadcast, "send_table_changed", lambda table_id, scene=None: sent.append((table_id, scene)))
     first, last = object(), object()
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         broadcast.announce_table_changed(table.pk, first)
@@ -67,7 +67,7 @@ def test_an_announcement_outlives_a_rolled_back_savepoint(playing_table, monkeyp
                                                           django_capture_on_commit_callbacks):
     table, _users = playing_table
     sent = []
-    monkeypatch.setattr(broadcast, "send_table_changed", lambda table_id, scene=None, drawn=None: sent.append(table_id))
+    monkeypatch.setattr(broadcast, "send_table_changed", lambda table_id, scene=None: sent.append(table_id))
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         try:
             with transaction.atomic():
@@ -251,40 +251,10 @@ def test_the_pages_hear_of_a_step_before_its_timer_is_started(playing_table, mon
         Deal = type(deal)
         Deal.objects.filter(pk=deal.pk).update(clock_at=None)
     order = []
-    monkeypatch.setattr(broadcast, "send_table_changed", lambda table_id, scene=None, drawn=None: order.append("pages"))
+    monkeypatch.setattr(broadcast, "send_table_changed", lambda table_id, scene=None: order.append("pages"))
     monkeypatch.setattr(door, "schedule", lambda name, *args, delay: order.append(name))
     with django_capture_on_commit_callbacks(execute=True):
         act(table, users, random.Random(4), seat=mover)
     timer = "table_turn" if next_seat == "auto play" else "table_clock"
     assert timer in order and order.index("pages") < order.index(timer), order
 
-
-def test_a_step_drawn_ahead_of_its_commit_is_sent_and_kept_only_after_it(playing_table, monkeypatch,
-                                                                         django_capture_on_commit_callbacks):
-    """The public fragments and the event's text are drawn while the step is written
-    (``broadcast._draw_ahead``), yet nothing leaves before the commit: no event, and the
-    process does not keep the new step as the table's newest (the door would take it for
-    the deal's snapshot). What is sent equals what is drawn at commit time."""
-    from games.live.render import kept_step, render_public, scene_from_event
-
-    table, users = playing_table
-    deal, state = current(table)
-    sent = []
-    monkeypatch.setattr(broadcast, "_group_send", lambda layer, group, message: sent.append((group, message)))
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        outcome = act(table, users, random.Random(5))
-    announcement = next(c for c in callbacks if isinstance(c, broadcast._Announcement))
-    assert announcement.drawn is not None
-    announcement.drawn.result(timeout=10)  # drawn, and still
-    assert sent == []
-    kept = kept_step(table.pk, deal.pk)
-    assert kept is None or kept[0].step == state.step
-    for callback in callbacks:
-        callback()
-    (group, event), = [(g, m) for g, m in sent if g == broadcast.table_group(table.pk)]
-    assert event["seq"] == outcome.seq and kept_step(table.pk, deal.pk)[0].step == outcome.seq
-    scene = scene_from_event(table.pk, event["scene"])
-    assert scene.seq == outcome.seq and event["scene"] == scene.to_event()
-    from django.utils import translation
-    with translation.override(event["language"]):
-        assert event["public"] == render_public(scene)
