@@ -219,14 +219,23 @@ class Timers:
         return [name for name, _args, _delay in self.pending]
 
     def run(self, *, rounds=1000):
-        """Run pending timers (and those they schedule) until none is left."""
+        """Run pending timers (and those they schedule) until none is left, or until a
+        whole pass over the pending timers ran only timers already run in this call and
+        booked nothing new: run before its time, a timer can book itself again (a
+        think-time timer finding nobody due comes back at the deadline), which would
+        otherwise spin through every round. Such timers stay pending."""
         from games.live import scheduler
 
-        ran = 0
+        ran, seen, repeats = 0, set(), 0
         while self.pending and ran < rounds:
             name, args, _delay = self.pending.pop(0)
+            key = (name, args)
+            repeats = repeats + 1 if key in seen else 0
+            seen.add(key)
             scheduler._task(name)(*args)
             ran += 1
+            if repeats > len(self.pending):
+                break
         return ran
 
 
