@@ -24,7 +24,8 @@ from playwright.sync_api import expect
 from games.models import Deal, Table
 
 from .test_table_browser import (
-    DEAL_BUDGET, act_by_reading_the_page, button, clear_selection, log_in, select_cards, submit_and_wait, wait_for_turn_or_settlement,
+    DEAL_BUDGET, act_by_reading_the_page, button, clear_selection, log_in, select_cards, submit_and_wait,
+    wait_for_turn_or_settlement,
 )
 
 pytestmark = pytest.mark.browser

@@ -238,7 +238,7 @@ def test_the_pages_hear_of_a_step_before_its_timer_is_started(playing_table, mon
     next (a bot turn for a seat on auto play; the think-time timer for a player thinking,
     here with none pending): a broker's send does not stand between a step and its pages."""
     from games.live import door
-    from games.models import Seat
+    from games.models import Deal, Seat
 
     table, users = playing_table
     deal, state = current(table)
@@ -248,7 +248,6 @@ def test_the_pages_hear_of_a_step_before_its_timer_is_started(playing_table, mon
         Seat.objects.filter(table=table, position=following).update(auto_play=1)
         table.save(update_fields=["updated_at"])  # the seats changed: a new version
     else:
-        Deal = type(deal)
         Deal.objects.filter(pk=deal.pk).update(clock_at=None)
     order = []
     monkeypatch.setattr(broadcast, "send_table_changed", lambda table_id, scene=None: order.append("pages"))
@@ -257,4 +256,3 @@ def test_the_pages_hear_of_a_step_before_its_timer_is_started(playing_table, mon
         act(table, users, random.Random(4), seat=mover)
     timer = "table_turn" if next_seat == "auto play" else "table_clock"
     assert timer in order and order.index("pages") < order.index(timer), order
-
