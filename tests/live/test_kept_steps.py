@@ -49,3 +49,31 @@ def test_two_processes_applying_a_deals_steps_in_any_order(plan, seed, make_user
         assert fold(initial_state(deal), engine_actions(deal)) == after
         kept = render.kept_step(table.pk, deal.pk)
         assert kept is not None and kept[0] == after and kept[1] == deal.state
+
+
+def test_the_doors_read_gives_the_rows_as_the_orm_reads_them(make_user, make_table):
+    """``lock_step`` builds the table and the deal from its own statement with each
+    field's converters (found once per process): the same values as the ORM's read,
+    the second time as the first, with and without the snapshot."""
+    from django.db import transaction
+
+    from games.live.selectors import _DEAL_FIELDS, _TABLE_FIELDS, lock_step
+    from games.models import Deal, Table
+    from games.tables import services
+
+    users = [make_user() for _ in range(4)]
+    table = make_table(users[0])
+    for position, user in enumerate(users[1:], start=1):
+        services.take_seat(table=table, user=user, position=position)
+    services.start_match(table=table, user=users[0])
+    deal, _ = current(table)
+    orm_table, orm_deal = Table.objects.get(pk=table.pk), Deal.objects.get(pk=deal.pk)
+    for known in (None, deal.seq, None):
+        with transaction.atomic():
+            read_table, read_deal = lock_step(table.pk, deal.pk, known=known)
+        assert [getattr(read_table, f.attname) for f in _TABLE_FIELDS] == [getattr(orm_table, f.attname) for f in _TABLE_FIELDS]
+        for field in _DEAL_FIELDS:
+            expected = None if field.name == "state" and known is not None else getattr(orm_deal, field.attname)
+            assert getattr(read_deal, field.attname) == expected, field.name
+        assert read_deal.match_status == orm_deal.match.status and read_deal.match_winner == orm_deal.match.winner_team
+        assert isinstance(read_deal.state, dict | None) and read_table.updated_at.tzinfo is not None
