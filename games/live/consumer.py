@@ -237,7 +237,6 @@ class _Regions:
 
     def __init__(self):
         self.sent: dict[str, str] = {}
-        self.log_lines: list[tuple[str, str]] = []  # (deal, index) of the log's lines sent
 
     @staticmethod
     def split(html: str) -> tuple[tuple[str, str], ...]:
@@ -247,8 +246,6 @@ class _Regions:
         """``html`` is sent whole: remember each of its regions."""
         for name, part in self.split(html):
             self.sent[name] = part
-            if name == "log":
-                self.log_lines = [(deal, index) for deal, index, _line in _log_lines(part)]
         return html
 
     def changed(self, html: str, private: tuple[tuple[str, str], ...] = ()) -> str:
@@ -263,7 +260,7 @@ class _Regions:
             if name not in self.ALWAYS and name != "hand" and self.sent.get(name) == part:
                 continue
             if name == "log":
-                out.append(self._log(part))
+                out.append(_log_update(self.sent.get("log", ""), part))
             elif name == "hand":
                 out.append(self._hand(part))
             else:
@@ -294,22 +291,28 @@ class _Regions:
                           for card in gone)
         return f"<!--tbl:hand-->{deletes}{count.group(0)}\n"
 
-    def _log(self, part: str) -> str:
-        entries = _log_lines(part)
-        lines = [(deal, index) for deal, index, _line in entries]
-        old, self.log_lines = self.log_lines, lines
-        known = set(old)
-        new = [line for deal, index, line in entries if (deal, index) not in known]
-        kept = len(lines) - len(new)
-        if old and new and kept <= len(old) and lines[:kept] == old[len(old) - kept:] \
-                and all(deal == old[-1][0] for deal, _index in lines):
-            # The same deal, and the new lines follow the ones the page holds: append them,
-            # and drop the oldest the log no longer shows.
-            gone = "".join(f'<li id="tbl-log-{deal}-{index}" hx-swap-oob="delete"></li>'
-                           for deal, index in old[: len(old) - kept])
-            lines_html = "".join(new)
-            return f'<!--tbl:log-->{gone}<ol hx-swap-oob="beforeend:#tbl-log-list">{lines_html}</ol>\n'
-        return "<!--tbl:log-->" + part
+
+@functools.lru_cache(maxsize=256)
+def _log_update(held: str, part: str) -> str:
+    """What a page holding the log region ``held`` is sent for the log region ``part``.
+    While the deal goes on, the new lines appended and the oldest the log no longer
+    shows deleted; else ``part`` whole. A function of the two texts only, so the pages of
+    a table that held the same log (most of them, at most steps) share one answer."""
+    old = [(deal, index) for deal, index, _line in _log_lines(held)] if held else []
+    entries = _log_lines(part)
+    lines = [(deal, index) for deal, index, _line in entries]
+    known = set(old)
+    new = [line for deal, index, line in entries if (deal, index) not in known]
+    kept = len(lines) - len(new)
+    if old and new and kept <= len(old) and lines[:kept] == old[len(old) - kept:] \
+            and all(deal == old[-1][0] for deal, _index in lines):
+        # The same deal, and the new lines follow the ones the page holds: append them,
+        # and drop the oldest the log no longer shows.
+        gone = "".join(f'<li id="tbl-log-{deal}-{index}" hx-swap-oob="delete"></li>'
+                       for deal, index in old[: len(old) - kept])
+        lines_html = "".join(new)
+        return f'<!--tbl:log-->{gone}<ol hx-swap-oob="beforeend:#tbl-log-list">{lines_html}</ol>\n'
+    return "<!--tbl:log-->" + part
 
 
 def _in_language(language: str):
