@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -191,38 +192,31 @@ def award_deal_points(*, deal, winners: Iterable, levels_advanced: int, match_wo
     if not table.awards_points:
         return []
     factor = career.tier_factor(table.tier)
+    people = {winner.pk for winner in winners if winner is not None}
+    if not people:
+        return []
     entries = []
     with transaction.atomic():
-        for user in {winner.pk: winner for winner in winners if winner is not None}.values():
-            profile = _locked_profile(user)
-            if profile.is_guest or BotAccount.objects.filter(user=user).exists():
-                continue  # R10.1: guests and bot accounts earn no points
-            if levels_advanced > 0 and not PointsEntry.objects.filter(
-                user=user, deal=deal, reason=PointsEntry.Reason.DEAL_WIN
-            ).exists():
-                entries.append(
-                    _record(
-                        profile=profile,
-                        delta=levels_advanced * factor,
-                        reason=PointsEntry.Reason.DEAL_WIN,
-                        table=table,
-                        match=deal.match,
-                        deal=deal,
-                    )
-                )
-            if match_won and not PointsEntry.objects.filter(
-                user=user, match=deal.match, reason=PointsEntry.Reason.MATCH_WIN
-            ).exists():
-                entries.append(
-                    _record(
-                        profile=profile,
-                        delta=career.MATCH_WIN_BONUS * factor,
-                        reason=PointsEntry.Reason.MATCH_WIN,
-                        table=table,
-                        match=deal.match,
-                        deal=deal,
-                    )
-                )
+        # The winners' profiles locked in one statement, in user order; what they have
+        # earned for this deal and match already, in one more.
+        profiles = Profile.objects.select_for_update().filter(user_id__in=people).order_by("user_id")
+        bots = set(BotAccount.objects.filter(user_id__in=people).values_list("user_id", flat=True))
+        earning = [p for p in profiles if not p.is_guest and p.user_id not in bots]  # R10.1
+        done = set(PointsEntry.objects.filter(
+            Q(deal=deal, reason=PointsEntry.Reason.DEAL_WIN) | Q(match=deal.match, reason=PointsEntry.Reason.MATCH_WIN),
+            user_id__in=[p.user_id for p in earning],
+        ).values_list("user_id", "reason"))
+        for profile in earning:
+            if levels_advanced > 0 and (profile.user_id, PointsEntry.Reason.DEAL_WIN) not in done:
+                entries.append(_record(
+                    profile=profile, delta=levels_advanced * factor, reason=PointsEntry.Reason.DEAL_WIN,
+                    table=table, match=deal.match, deal=deal,
+                ))
+            if match_won and (profile.user_id, PointsEntry.Reason.MATCH_WIN) not in done:
+                entries.append(_record(
+                    profile=profile, delta=career.MATCH_WIN_BONUS * factor, reason=PointsEntry.Reason.MATCH_WIN,
+                    table=table, match=deal.match, deal=deal,
+                ))
     return [entry for entry in entries if entry is not None]
 
 

@@ -419,6 +419,7 @@ def _settle(table: Table, deal: Deal, state: DealState, seats: dict[int, Seat]) 
     }
     deal.finished_at = timezone.now()
     match = deal.match
+    match.table = table  # the row this door holds locked: no second read of it
     if match.boards:
         _settle_board(table, deal, match)
         return

@@ -12,7 +12,7 @@ import datetime
 from collections.abc import Iterable, Mapping
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import BooleanField, Case, F, FloatField, Value, When
 
 from games.models import Deal, Participant, Seat, Table
 from games.players import rating
@@ -58,13 +58,25 @@ def _locked_ratings(user_ids: Iterable[int]) -> dict[int, Rating]:
     return {row.user_id: row for row in Rating.objects.select_for_update().filter(user_id__in=ids).order_by("user_id")}
 
 
-def _apply_to_season(user_id: int, season: datetime.date, *, mu: float, rated_deals: int) -> None:
-    provisional = rated_deals < rating.PROVISIONAL_DEALS
-    updated = SeasonScore.objects.filter(user_id=user_id, season=season).update(
-        rated_deals=F("rated_deals") + 1, mu=mu, provisional=provisional
-    )
-    if not updated:
-        SeasonScore.objects.create(user_id=user_id, season=season, rated_deals=1, mu=mu, provisional=provisional)
+def _apply_to_seasons(rows: list[Rating], season: datetime.date) -> None:
+    """Each newly rated player's season standing (R10.11): one more rated deal, and the
+    rating as it is now. The rows of one deal's players in three statements at most,
+    whatever their number (a read of who has a row, one update, one insert)."""
+    by_user = {row.user_id: row for row in rows}
+    scores = SeasonScore.objects.filter(user_id__in=by_user, season=season)
+    existing = set(scores.values_list("user_id", flat=True))
+    if existing:
+        scores.filter(user_id__in=existing).update(
+            rated_deals=F("rated_deals") + 1,
+            mu=Case(*[When(user_id=u, then=Value(by_user[u].mu)) for u in existing], output_field=FloatField()),
+            provisional=Case(*[When(user_id=u, then=Value(by_user[u].rated_deals < rating.PROVISIONAL_DEALS))
+                               for u in existing], output_field=BooleanField()),
+        )
+    SeasonScore.objects.bulk_create([
+        SeasonScore(user_id=u, season=season, rated_deals=1, mu=row.mu,
+                    provisional=row.rated_deals < rating.PROVISIONAL_DEALS)
+        for u, row in by_user.items() if u not in existing
+    ])
 
 
 def record_deal(*, table: Table, deal: Deal, seats: Mapping[int, Seat], assisted: Iterable[int] = ()) -> dict:
@@ -118,26 +130,30 @@ def _rate(deal: Deal, seats: list[dict], rated: dict[int, int], winner_team: int
     rows = _locked_ratings(humans)
     skills = rating.seat_skills(seats, {user_id: row.skill for user_id, row in rows.items()})
     after = rating.rate_deal(skills, winner_team)
-    changes = {}
-    season = season_of(when)
+    changes, updated, history = {}, [], []
     for position, user_id in sorted(rated.items()):
         row = rows[user_id]
         before = row.skill
         row.mu, row.sigma = after[position].mu, after[position].sigma
         row.rated_deals += 1
         row.rated_at = when
-        row.save(update_fields=["mu", "sigma", "rated_deals", "rated_at"])
-        RatingChange.objects.create(
+        updated.append(row)
+        history.append(RatingChange(
             user_id=user_id, deal=deal, position=position, won=position % 2 == winner_team,
             mu_before=before.mu, sigma_before=before.sigma, mu_after=row.mu, sigma_after=row.sigma,
             rated_deals=row.rated_deals, created_at=when,
-        )
-        _apply_to_season(user_id, season, mu=row.mu, rated_deals=row.rated_deals)
+        ))
         changes[str(position)] = {
             "before": rating.shown(before.mu, row.rated_deals - 1),
             "after": rating.shown(row.mu, row.rated_deals),
             "delta": round(row.mu) - round(before.mu),
         }
+    if updated:
+        # The players' rows in one statement each, not one per player: a settlement's
+        # writes are most of its cost, and it holds the table's lock meanwhile.
+        Rating.objects.bulk_update(updated, ["mu", "sigma", "rated_deals", "rated_at"])
+        RatingChange.objects.bulk_create(history)
+        _apply_to_seasons(updated, season_of(when))
     return changes
 
 

@@ -216,14 +216,14 @@ def test_recompute_gives_the_same_numbers_from_the_stored_deals(playing_table, t
     _play_deals(other, {0: other_host, 1: users[3]}, timers, 1, seed=9)
     stored = {r.user_id: (r.mu, r.sigma, r.rated_deals) for r in Rating.objects.all()}
     history = sorted(RatingChange.objects.values_list("user_id", "deal_id", "mu_before", "mu_after", "sigma_after"))
-    seasons = sorted(SeasonScore.objects.values_list("user_id", "season", "points", "rated_deals", "mu"))
+    seasons = sorted(SeasonScore.objects.values_list("user_id", "season", "points", "rated_deals", "mu", "provisional"))
     assert len(history) >= 4 * 2 + 3 + 2
     Rating.objects.update(mu=1000, sigma=1, rated_deals=99)  # garbage, then recompute
     outcome = recompute_ratings()
     assert outcome["differ"] == len(stored)
     assert {r.user_id: (r.mu, r.sigma, r.rated_deals) for r in Rating.objects.all()} == stored
     assert sorted(RatingChange.objects.values_list("user_id", "deal_id", "mu_before", "mu_after", "sigma_after")) == history
-    assert sorted(SeasonScore.objects.values_list("user_id", "season", "points", "rated_deals", "mu")) == seasons
+    assert sorted(SeasonScore.objects.values_list("user_id", "season", "points", "rated_deals", "mu", "provisional")) == seasons
     call_command("recompute_ratings", verbosity=0)
     assert recompute_ratings()["differ"] == 0
 
