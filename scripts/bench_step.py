@@ -59,6 +59,7 @@ class Round:
 
     def __init__(self):
         self.door: list[tuple[float, float]] = []  # (wall, cpu) of ordinary steps
+        self.kinds: list[str] = []  # each ordinary step's phase and action
         self.settle: list[tuple[float, float]] = []
         self.opening: list[tuple[float, float]] = []
         self.events: list[dict] = []
@@ -125,6 +126,8 @@ def play_round(number: int, args) -> Round:
                 out.queries[kind] += 1
                 return execute(sql, params, many, context)
 
+            if not last:
+                out.kinds.append(f"{state.phase} {action.kind}")
             with connection.execute_wrapper(count):
                 timed(out.settle if last else out.door, door.submit_action, table_id=table.pk, seat=seat,
                       kind=action.kind, cards=action.cards, reading=action.reading, expected_deal=deal.pk,
@@ -192,6 +195,8 @@ def report(rounds: list[Round], args, url: str) -> None:
         print(f"  door, a settlement, CPU         {ms([c for _w, c in r.settle])}")
         if r.opening:
             print(f"  opening the next deal, wall     {ms([w for w, _c in r.opening])}")
+        slowest = sorted(zip(r.door, r.kinds), reverse=True)[:5]
+        print("  slowest steps, wall             " + ", ".join(f"{1e3 * w:.1f} ms ({kind})" for (w, _c), kind in slowest))
         print(f"  a page's drawing, CPU           {ms(r.pages)}")
         print(f"  the scene read from the event   {ms(r.parse)}")
     per_step = [statistics.fmean([c for _w, c in r.door]) + 4 * statistics.fmean(r.pages) + 2 * statistics.fmean(r.parse)
