@@ -26,6 +26,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from guandan_site import websocket_close_reason, websocket_compression  # noqa: E402
+from guandan_site.memory import freeze_startup_objects  # noqa: E402
 
 # Daphne imports this module before it builds its WebSocket factory: switch on
 # permessage-deflate now (guandan_site/websocket_compression.py), and the reasons of the
@@ -92,6 +93,10 @@ class BotSockets:
         app = self.bots if scope.get("path", "").startswith(self.PREFIX) else self.browsers
         return await app(scope, receive, send)
 
+
+# What the process loaded so far stays to its end: full garbage collections skip it
+# (guandan_site/memory.py).
+freeze_startup_objects()
 
 # SchedulerLoopMiddleware hands the server's event loop to the embedded scheduler, so
 # bot turns and timeouts run where the in-memory channel layer lives.

@@ -47,7 +47,8 @@ def _set_up_worker_process(**_kwargs) -> None:
     connections inherited through a fork, wrong for pooled ones, which would be handed out
     again with a dead or reused descriptor). Then announcements are sent from one
     long-lived event loop, reusing the channel-layer connections
-    (``games.live.broadcast.use_sender_loop``).
+    (``games.live.broadcast.use_sender_loop``), and what the process has loaded is set
+    aside from garbage collection.
     """
     from django.db import connections
 
@@ -55,3 +56,8 @@ def _set_up_worker_process(**_kwargs) -> None:
 
     connections.close_all()
     use_sender_loop()
+    # A worker runs bot moves and timers through the door: full garbage collections
+    # skip what it loaded at start-up (guandan_site/memory.py).
+    from guandan_site.memory import freeze_startup_objects
+
+    freeze_startup_objects()
