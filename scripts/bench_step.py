@@ -16,8 +16,9 @@ every version plays the same deals. Each step's announcement (the public fragmen
 the scene, what the table's pages receive) is kept instead of being sent. The four
 seats' pages then draw each step as the table's socket does (``TableConsumer``'s own
 ``draw_parts`` and region diff): two in the door's process, which keeps the scene it
-sent, and two in another, which parses it from the event's text. A round of two deals before them warms the process up (URLs,
-templates, catalogues) and is not counted.
+sent, and two in another, which parses it from the event's text once for both. A round
+of two deals before them warms the process up (URLs, templates, catalogues) and is not
+counted.
 
 Printed: the door's wall and CPU time a step (the database's round trips are in the
 wall time, its own work in neither), apart for the steps that end a deal (the
@@ -199,12 +200,12 @@ def report(rounds: list[Round], args, url: str) -> None:
         print("  slowest steps, wall             " + ", ".join(f"{1e3 * w:.1f} ms ({kind})" for (w, _c), kind in slowest))
         print(f"  a page's drawing, CPU           {ms(r.pages)}")
         print(f"  the scene read from the event   {ms(r.parse)}")
-    per_step = [statistics.fmean([c for _w, c in r.door]) + 4 * statistics.fmean(r.pages) + 2 * statistics.fmean(r.parse)
-                for r in rounds]
     door_means = [statistics.fmean([c for _w, c in r.door]) for r in rounds]
     page_means = [statistics.fmean(r.pages) for r in rounds]
+    # The other process reads each step's scene once, for both of its pages.
+    per_step = [door + 4 * page + statistics.fmean(r.parse) for door, page, r in zip(door_means, page_means, rounds)]
     print()
-    print("One step with four pages (the door, four pages' drawing, the scene read by the other process's two pages),")
+    print("One step with four pages (the door, four pages' drawing, the other process's reading of the scene),")
     print("mean CPU a step, best round / median of rounds:")
     print(f"  door        {1e3 * min(door_means):.3f} / {1e3 * statistics.median(door_means):.3f} ms")
     print(f"  a page      {1e3 * min(page_means):.3f} / {1e3 * statistics.median(page_means):.3f} ms")
