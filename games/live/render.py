@@ -640,10 +640,50 @@ def compact(html: str) -> str:
 
 def render_public(scene: Scene) -> str:
     """The public fragments, the same for every viewer of the table: drawn from the
-    spectator's view only, so they cannot hold a hidden card."""
+    spectator's view only, so they cannot hold a hidden card.
+
+    The frame (``live/_public.html``) is drawn once per language, with marks where the
+    seats, the trick and the log go; the seats and the log's lines are kept per process
+    (``_SeatShells``, ``_LogLines``), the trick by what it shows (``_trick_html``). So
+    at a step the template engine draws at most the trick, and only when it shows
+    something new (a new top play): drawing the whole frame at every step was about
+    two fifths of the public fragments' cost."""
     context = public_context(scene)
-    context["seat_html"] = [_seats.render(seat, context["deadline"], context["think_time"]) for seat in context["seats"]]
-    return compact(render_to_string("live/_public.html", context))
+    seats = "".join(_seats.render(seat, context["deadline"], context["think_time"]) for seat in context["seats"])
+    log = "".join(context["history"])
+    frame = _public_frame(get_language(), bool(log))
+    return compact(frame.replace(_SEATS_MARK, seats, 1).replace(_TRICK_MARK, _trick_html(context), 1)
+                   .replace(_LOG_MARK, log, 1))
+
+
+# Where the frame's pieces go: characters no template, name or card text holds.
+_SEATS_MARK, _TRICK_MARK, _LOG_MARK = "\x00seats\x00", "\x00trick\x00", "\x00log\x00"
+
+
+@lru_cache(maxsize=32)
+def _public_frame(language: str, has_log: bool) -> str:
+    """``live/_public.html`` with the marks in place of its pieces, in ``language`` (the
+    active one, passed for the cache's key)."""
+    return render_to_string("live/_public.html", {
+        "seats_html": mark_safe(_SEATS_MARK), "trick_html": mark_safe(_TRICK_MARK),  # noqa: S308 (marks)
+        "log_html": mark_safe(_LOG_MARK) if has_log else "",  # noqa: S308 (a mark)
+    })
+
+
+_tricks = _DrawnOnce(4096)
+
+
+def _trick_html(context: dict[str, Any]) -> str:
+    """The table's middle (``live/_trick.html``) for the public ``context``. Outside a
+    settlement it shows only the phase, the tribute, the top play, whether the deal has
+    any plays yet and who leads after the returns, so it is drawn once per process for
+    each combination of those (in one fixed order of plain values: their repr names
+    them); a settlement, once a deal, is drawn from the template."""
+    if context["result"]:
+        return render_to_string("live/_trick.html", context)
+    key = (get_language(), context["phase"], repr(context["tribute"]), repr(context["top"]),
+           bool(context["history"]), context["lead_name"])
+    return _tricks.get(key, lambda: render_to_string("live/_trick.html", context))
 
 
 class _SeatShells:

@@ -473,6 +473,56 @@ def test_a_seats_drawn_fragment_is_kept_by_what_it_shows(playing_table):
     assert render.render_public(scene) == render.render_public(render.scene_for(table))
 
 
+def test_the_public_fragments_from_kept_pieces_are_the_frame_drawn_whole(playing_table, timers):
+    """The public fragments, from the frame and the trick kept per process, equal the
+    frame drawn afresh around the trick drawn afresh, in both languages, at every step of
+    a deal, its settlement and the next deal's tribute and return; a pass, which shows
+    nothing new in the middle, draws no template at all."""
+    from django.template.loader import render_to_string
+    from django.utils import translation
+    from django.utils.safestring import mark_safe
+
+    from games.live import render
+
+    def afresh(scene):
+        context = render.public_context(scene)
+        seats = "".join(render._seats.render(s, context["deadline"], context["think_time"]) for s in context["seats"])
+        return render.compact(render_to_string("live/_public.html", {
+            **context, "seats_html": mark_safe(seats), "log_html": mark_safe("".join(context["history"])),
+            "trick_html": mark_safe(render_to_string("live/_trick.html", context))}))
+
+    table, users = playing_table
+    rng = random.Random(5)
+    phases, passes, after_tribute, deals = set(), 0, 0, 1
+    # Until a deal's end and a later deal's tribute or return and first plays are seen
+    # (a deal whose tribute is resisted, R8.5, has neither: then the next one).
+    while after_tribute < 8:
+        scene = render.scene_for(table)
+        state = scene.state
+        phases.add(state.phase)
+        if phases & {"tribute", "return"} and state.phase == "play":
+            after_tribute += 1
+        # A pass that leaves the trick going shows the same middle as the step before.
+        same_middle = state.phase == "play" and state.top is not None and state.history and state.history[-1].is_pass
+        for language in ("en", "zh-hans"):
+            with translation.override(language):
+                drawn = []
+                real = render.render_to_string
+                with patch.object(render, "render_to_string", lambda *a, **k: drawn.append(a[0]) or real(*a, **k)):
+                    kept = render.render_public(scene)
+                if same_middle:
+                    assert drawn == []
+                    passes += 1
+                assert kept == afresh(scene)
+        if state.is_over:
+            assert deals < 5, "no tribute in five deals"
+            deals += 1
+            door.start_next_deal(table_id=table.pk, deal_id=scene.deal_id)
+        else:
+            act(table, users, rng)
+    assert "over" in phases and passes
+
+
 def test_a_seat_drawn_from_kept_pieces_is_the_seat_drawn_afresh(playing_table):
     """A seat is its box, plate and last play, each kept by what it shows: along a deal,
     every seat drawn with the pieces kept from earlier steps equals the seat drawn with
