@@ -646,25 +646,31 @@ def render_public(scene: Scene) -> str:
     something new (a new top play): drawing the whole frame at every step was about
     two fifths of the public fragments' cost."""
     context = public_context(scene)
-    seats = "".join(_seats.render(seat, context["deadline"], context["think_time"]) for seat in context["seats"])
     log = "".join(context["history"])
-    frame = _public_frame(get_language(), bool(log))
-    return compact(frame.replace(_SEATS_MARK, seats, 1).replace(_TRICK_MARK, _trick_html(context), 1)
-                   .replace(_LOG_MARK, log, 1))
+    before_seats, before_trick, before_log, end = _public_frame(get_language(), bool(log))
+    return compact("".join((
+        before_seats, *(_seats.render(seat, context["deadline"], context["think_time"]) for seat in context["seats"]),
+        before_trick, _trick_html(context), before_log, log, end)))
 
 
-# Where the frame's pieces go: characters no template, name or card text holds.
+# Where the frame's pieces go when it is drawn: characters no template holds.
 _SEATS_MARK, _TRICK_MARK, _LOG_MARK = "\x00seats\x00", "\x00trick\x00", "\x00log\x00"
 
 
 @lru_cache(maxsize=32)
-def _public_frame(language: str, has_log: bool) -> str:
-    """``live/_public.html`` with the marks in place of its pieces, in ``language`` (the
-    active one, passed for the cache's key)."""
-    return render_to_string("live/_public.html", {
+def _public_frame(language: str, has_log: bool) -> tuple[str, str, str, str]:
+    """``live/_public.html`` in ``language`` (the active one, passed for the cache's
+    key), cut where its pieces go: the text before the seats, before the trick, before
+    the log's lines, and after them. The pieces are joined in between, so nothing in a
+    piece (a player's name, say) is ever searched for a mark."""
+    frame = render_to_string("live/_public.html", {
         "seats_html": mark_safe(_SEATS_MARK), "trick_html": mark_safe(_TRICK_MARK),  # noqa: S308 (marks)
         "log_html": mark_safe(_LOG_MARK) if has_log else "",  # noqa: S308 (a mark)
     })
+    before_seats, rest = frame.split(_SEATS_MARK)
+    before_trick, rest = rest.split(_TRICK_MARK)
+    before_log, end = rest.split(_LOG_MARK) if has_log else (rest, "")
+    return before_seats, before_trick, before_log, end
 
 
 _tricks = _DrawnOnce(4096)

@@ -506,6 +506,9 @@ def test_the_public_fragments_from_kept_pieces_are_the_frame_drawn_whole(playing
         same_middle = state.phase == "play" and state.top is not None and state.history and state.history[-1].is_pass
         for language in ("en", "zh-hans"):
             with translation.override(language):
+                context = render.public_context(scene)
+                # The middle is kept by the repr of plain values (a lazy text's names its address).
+                assert " at 0x" not in repr(context["tribute"]) + repr(context["top"])
                 drawn = []
                 real = render.render_to_string
                 with patch.object(render, "render_to_string", lambda *a, **k: drawn.append(a[0]) or real(*a, **k)):
