@@ -168,10 +168,24 @@ def clear_selection(page) -> None:
 
 
 def select_cards(page, cards) -> None:
-    """Select cards by clicking them, as a player does (the checkbox is behind the card)."""
+    """Select cards by clicking them, as a player does (the checkbox is behind the card).
+
+    A card already checked is left alone (a refusal draws the hand again with the cards
+    that were sent still selected, and a click would clear it). A step that arrives
+    between the click and the check may draw the hand afresh without the selection:
+    the card is then clicked again, a few times at most."""
     for card in cards:
-        page.locator(f'#tbl-hand label[for="hc-{card}"]').click()
-        expect(page.locator(f"#hc-{card}")).to_be_checked()
+        check = page.locator(f"#hc-{card}")
+        for _attempt in range(5):
+            if not check.is_checked():
+                page.locator(f'#tbl-hand label[for="hc-{card}"]').click()
+            try:
+                expect(check).to_be_checked(timeout=2_000)
+                break
+            except AssertionError:
+                continue
+        else:
+            expect(check).to_be_checked()
 
 
 def button(page, value: str):
@@ -198,10 +212,26 @@ def act_by_reading_the_page(page) -> str:
     reason and fall back to passing, then to another card."""
     if button(page, "tribute").count() or button(page, "return").count():
         kind = "tribute" if button(page, "tribute").count() else "return"
+        if page.locator("#tbl-message.tbl-message-error").count() and page.locator("#tbl-message").inner_text().strip():
+            clear_selection(page)  # a refused give (stale, R9.1) is tried again from a clean hand
         card = page.locator("#tbl-hand .hand-check:not([disabled])").first.get_attribute("value")
         select_cards(page, [card])
         outcome = submit_and_wait(page, button(page, kind).click)
         assert outcome == "moved", page.locator("#tbl-message").inner_text()
+        # Both tributes (or both returns) are due at once (R8.3, R8.4): the step that
+        # moved the page may be the other giver's. Ours is done when the card has left
+        # the hand; a refusal (stale, R9.1, when the other's step came first) leaves the
+        # button for the next round of the caller's loop.
+        page.wait_for_function(
+            """([card, kind]) => {
+              if (!document.getElementById('hc-' + card)) { return true; }
+              const m = document.getElementById('tbl-message');
+              if (m && m.classList.contains('tbl-message-error') && m.textContent.trim()) { return true; }
+              return !document.querySelector('#play-form button[name="action"][value="' + kind + '"]');
+            }""",
+            arg=[card, kind],
+            timeout=TURN_TIMEOUT_MS,
+        )
         return kind
     if button(page, "pass").is_enabled():
         outcome = submit_and_wait(page, button(page, "pass").click)

@@ -29,7 +29,7 @@ from games.models import Table
 from games.tables import services
 
 from .test_table_browser import (
-    WATCH_SCRIPT, button, current_deal_row, log_in, play_selected, player_page, select_cards, submit_and_wait,
+    WATCH_SCRIPT, act_by_reading_the_page, button, current_deal_row, log_in, play_selected, player_page, select_cards,
     wait_connected, wait_for_turn_or_settlement,
 )
 
@@ -129,10 +129,7 @@ def to_play_phase_turn(page):
     while wait_for_turn_or_settlement(page) != "turn":
         page.wait_for_function("() => !document.querySelector('#tbl-trick .settlement')", timeout=30_000)
     while not button(page, "play").count():
-        card = page.locator("#tbl-hand .hand-check:not([disabled])").first.get_attribute("value")
-        select_cards(page, [card])
-        kind = "tribute" if button(page, "tribute").count() else "return"
-        assert submit_and_wait(page, button(page, kind).click) == "moved"
+        assert act_by_reading_the_page(page) in ("tribute", "return")
         assert wait_for_turn_or_settlement(page) == "turn"
 
 
