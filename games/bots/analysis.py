@@ -54,7 +54,8 @@ __all__ = ["ANALYSIS_VERSION", "INACCURACY", "MISTAKE", "BLUNDER", "Decision", "
 
 # Bumped whenever the evaluation changes, so stored analyses can be told apart and redone.
 # 2: the chance of winning is the table's view with its error, and the result at the end.
-ANALYSIS_VERSION = 2
+# 3: sampled deals never give a tribute's donor a card above its gift (``inference``).
+ANALYSIS_VERSION = 3
 INACCURACY = 0.2
 MISTAKE = CLEARLY_WORSE  # 0.5: the coach speaks up from here
 BLUNDER = 1.0

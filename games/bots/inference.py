@@ -14,7 +14,8 @@ counts (public) and the cards it has not seen, which are all cards not yet playe
 cards between two seats changes only their two terms.
 
 ``DealSampler`` draws deals from a Markov chain (Metropolis): start from a random deal
-that respects the counts and the cards known to be held (``view.Seen.known_held``),
+that respects the counts, the cards known to be held (``view.Seen.known_held``) and what
+a tribute says of its donor's hand (``barred_cards``: nothing above its gift),
 propose swapping one card between two other seats, and accept with probability
 ``exp(-BETA * (mismatches after - mismatches before))`` (always when it does not get
 worse). After ``BURN`` steps it hands out a deal every ``THIN`` steps. Before anybody
@@ -26,19 +27,21 @@ from __future__ import annotations
 import math
 import random
 
-from games.engine.cards import HEARTS, NUM_CARDS, RANK_OF, SUIT_OF
+from games.engine.cards import HEARTS, NUM_CARDS, RANK_OF, SUIT_OF, card_strength, is_wild
 from games.engine.reading import Reading, bomb_rung
 
 from .fastsim import SF, SHAPE_CODE, FastDeal, _window, lean_hand
 from .model import order_key, rank_counts
 from .view import Seen
 
-__all__ = ["Replay", "DealSampler", "BETA", "BURN", "THIN"]
+__all__ = ["Replay", "DealSampler", "BETA", "BURN", "THIN", "barred_cards", "deal_free"]
 
 # A decision the policy would not have made makes a hand e^BETA times less likely.
 BETA = 5.0
 BURN = 200
 THIN = 5
+# The strength of a natural 10 (rank index 8), the strongest return there is (R8.4).
+TEN = 8
 
 
 def lean_of_cards(cards: tuple[int, ...], reading: Reading, level: int) -> tuple:
@@ -132,6 +135,67 @@ def _unfold(fd: FastDeal, s: int, cards: list[int], level: int) -> None:
     fd.plans[s] = None
 
 
+def barred_cards(seen: Seen, pool: list[int]) -> dict[int, set[int]]:
+    """Per other seat, the cards of ``pool`` it cannot hold: a tribute's donor gave its
+    highest card other than a wild (R8.1, R8.2), so it holds no natural card stronger
+    than its gift (R2.3). Cards only leave a hand in play, and what it got back, a 2-10
+    (R8.4), is below the gift (a gift below a 10 is left out: the card it got back could
+    be above it)."""
+    level = seen.level
+    barred: dict[int, set[int]] = {}
+    for gift in seen.gifts:
+        donor, card = gift.get("from"), gift.get("card")
+        if card is None or donor == seen.seat:
+            continue
+        cap = card_strength(card, level)
+        if cap < TEN:
+            continue
+        out = {c for c in pool if not is_wild(c, level) and card_strength(c, level) > cap}
+        if out:
+            barred.setdefault(donor, set()).update(out)
+    return barred
+
+
+def deal_free(pool: list[int], needs: dict[int, int], barred: dict[int, set[int]],
+              rng: random.Random) -> dict[int, list[int]]:
+    """``pool`` dealt at random to the seats of ``needs`` (that many cards each), no seat
+    getting a card it is barred from: those cards go first, each to a seat that may hold
+    it, in proportion to the room left; the rest fill what remains."""
+    pool = list(pool)
+    rng.shuffle(pool)
+    free: dict[int, list[int]] = {s: [] for s in needs}
+    if barred:
+        room = dict(needs)
+        restricted = {c for cards in barred.values() for c in cards}
+        rest = []
+        for c in pool:
+            if c not in restricted:
+                rest.append(c)
+                continue
+            seats = [s for s in needs if room[s] > 0 and c not in barred.get(s, ())]
+            if not seats:
+                return deal_free(pool, needs, {}, rng)  # no room: deal as if unknown
+            pick = rng.randrange(sum(room[s] for s in seats))
+            for s in seats:
+                pick -= room[s]
+                if pick < 0:
+                    break
+            free[s].append(c)
+            room[s] -= 1
+        at = 0
+        for s in needs:
+            n = room[s]
+            free[s].extend(rest[at:at + n])
+            at += n
+        return free
+    at = 0
+    for s in needs:
+        n = needs[s]
+        free[s] = pool[at:at + n]
+        at += n
+    return free
+
+
 class DealSampler:
     """Deals of the unseen cards to the other seats, drawn from the chain of the module
     doc. ``next_deal()`` returns ``{seat: cards}`` for the three other seats."""
@@ -150,13 +214,9 @@ class DealSampler:
         self.known = known
         pinned = set(seen.known_held)
         pool = [c for c in seen.unseen_cards() if c not in pinned]
-        rng.shuffle(pool)
-        free: dict[int, list[int]] = {}
-        at = 0
-        for s in others:
-            n = max(0, seen.counts[s] - len(known[s]))
-            free[s] = pool[at:at + n]
-            at += n
+        self.needs = {s: max(0, seen.counts[s] - len(known[s])) for s in others}
+        self.barred = barred_cards(seen, pool)
+        free = deal_free(pool, self.needs, self.barred, rng)
         self.free = free
         self.movable = [s for s in others if free[s]]
         replay = Replay(seen)
@@ -189,6 +249,10 @@ class DealSampler:
         i, j = rng.randrange(len(fa)), rng.randrange(len(fb))
         fa[i], fb[j] = fb[j], fa[i]
         x, y = fa[i], fb[j]
+        barred = self.barred
+        if barred and (x in barred.get(a, ()) or y in barred.get(b, ())):
+            fa[i], fb[j] = fb[j], fa[i]  # a donor cannot hold a card above its tribute
+            return
         if RANK_OF[x] == RANK_OF[y] and (SUIT_OF[x] == HEARTS) == (SUIT_OF[y] == HEARTS):
             # Same rank and both wild or both not: the counts the policy sees are the
             # same (but for a straight flush kept aside, rare enough to let pass).
@@ -210,12 +274,7 @@ class DealSampler:
     def next_deal(self) -> dict[int, list[int]]:
         if self.replay is None:
             pool = [c for s in self.others for c in self.free[s]]
-            self.rng.shuffle(pool)
-            at = 0
-            for s in self.others:
-                n = len(self.free[s])
-                self.free[s] = pool[at:at + n]
-                at += n
+            self.free = deal_free(pool, self.needs, self.barred, self.rng)
         else:
             for _ in range(self.thin):
                 self._step()

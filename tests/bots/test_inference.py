@@ -9,9 +9,10 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.bots.inference import DealSampler, Replay
+from games.bots.inference import TEN, DealSampler, Replay
 from games.bots.registry import get_bot
 from games.bots.view import Seen
+from games.engine.cards import card_strength, is_wild
 from games.engine.deal import apply
 from games.engine.views import view_for
 
@@ -92,6 +93,15 @@ def _check_deal(seen: Seen, deal: dict[int, list[int]]) -> None:
     for card, holder in seen.known_held.items():
         if holder != seen.seat:
             assert card in deal[holder]
+    # R8.1, R8.2: a donor gave its highest card other than a wild, so it holds nothing
+    # natural above its gift (R2.3).
+    for gift in seen.gifts:
+        if gift.get("card") is None or gift["from"] == seen.seat:
+            continue
+        cap = card_strength(gift["card"], seen.level)
+        if cap >= TEN:
+            assert all(is_wild(c, seen.level) or card_strength(c, seen.level) <= cap
+                       for c in deal[gift["from"]])
 
 
 @settings(max_examples=12, deadline=None)
@@ -147,3 +157,15 @@ def test_the_expert_compares_on_inferred_or_uniform_deals_alike():
             b = evaluate(seen, random.Random(4), budget_ms=None, samples=6, infer=infer, prune=False)
             assert a.candidates == b.candidates and a.means == b.means and a.best == b.best
             assert a.samples == (6 if len(a.candidates) > 1 else 0)
+
+
+def test_a_donor_is_never_dealt_a_card_above_its_tribute():
+    gifts = 0
+    for seed in range(130, 142):
+        for _, seen in list(_positions(seed, tribute=True, every=6))[:3]:
+            donors = [g for g in seen.gifts if g.get("card") is not None and g["from"] != seen.seat]
+            gifts += len(donors)
+            sampler = DealSampler(seen, random.Random(seed), burn=60, thin=3)
+            for _ in range(6):
+                _check_deal(seen, sampler.next_deal())
+    assert gifts >= 10
