@@ -19,7 +19,10 @@ again to the same address, when it is sent the deal so far (``beginning`` with i
 hand, then what happened since); those moves are counted too.
 
 Prints team A's deal win rate and mean level change per deal with 95% intervals over the
-seat-swapped pairs, the timeouts and the autopilot's moves, as JSON on stdout (progress on stderr). Typical
+seat-swapped pairs, the timeouts and the autopilot's moves, as JSON on stdout (progress on stderr).
+``--record PATH`` also writes every game played, one JSON line each (the hands dealt, the
+level, the previous places, the deal's seed, the actions in the engine's log format and
+the places), for ``scripts/inference_quality.py`` or a look at a lost deal. Typical
 use, each client in its own process:
 
     .venv/bin/python -m games.bots.client --url ws://127.0.0.1:23456/game/client1 --bot expert
@@ -48,12 +51,14 @@ from games.bots.fastsim import level_change  # noqa: E402
 from games.bots.registry import get_bot  # noqa: E402
 from games.engine.deal import Action, apply, new_deal, timeout_action  # noqa: E402
 from games.engine.errors import RuleError  # noqa: E402
+from games.engine.replay import action_to_json  # noqa: E402
 from games.engine.views import view_for  # noqa: E402
 
 
 class Arena:
-    def __init__(self, deals: int, seed: int, timeout: float):
+    def __init__(self, deals: int, seed: int, timeout: float, record=None):
         self.deals, self.seed, self.timeout = deals, seed, timeout
+        self.record = record  # an open text file: one JSON line per game played
         self.sockets: dict[int, object] = {}
         self.answers = {seat: asyncio.Queue() for seat in range(4)}
         self.gone = {seat: asyncio.Event() for seat in range(4)}  # set while a seat has no client
@@ -122,6 +127,7 @@ class Arena:
             prev = None if prev is None else tuple((p + 1) % 4 for p in prev)
         state = new_deal(hands=hands, level=level, team_levels=(level, level), prev_places=prev, seed=deal_seed)
         self.feeds = [SeatFeed(position=seat) for seat in range(4)]
+        log: list[dict] = []
         while True:
             seat = None if state.is_over else state.to_act[0]
             for s in range(4):
@@ -158,8 +164,17 @@ class Arena:
                 state = apply(state, action)
             except RuleError:
                 self.timeouts[seat] += 1
-                state = apply(state, timeout_action(state, seat))
+                action = timeout_action(state, seat)
+                state = apply(state, action)
+            log.append(action_to_json(action))
         places = state.result.places
+        if self.record is not None:
+            self.record.write(json.dumps({
+                "game": game, "index": index, "swapped": swapped, "seed": self.seed,
+                "hands": [list(h) for h in hands], "level": level,
+                "prev_places": None if prev is None else list(prev), "deal_seed": deal_seed,
+                "actions": log, "places": list(places)}, separators=(",", ":")) + "\n")
+            self.record.flush()
         return level_change(places, 0), (places[0] & 1) == 0
 
     async def run(self) -> dict:
@@ -212,7 +227,8 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 async def main_async(args) -> dict:
-    arena = Arena(args.deals, args.seed, args.timeout)
+    record = open(args.record, "w", encoding="utf-8") if args.record else None
+    arena = Arena(args.deals, args.seed, args.timeout, record)
     async with serve(arena.handler, "127.0.0.1", args.port, max_size=2 ** 24):
         print(f"listening on ws://127.0.0.1:{args.port}/game/client1..4", file=sys.stderr)
         return await arena.run()
@@ -224,6 +240,8 @@ def main(argv=None) -> int:
     parser.add_argument("--deals", type=int, default=20, help="deals, each played twice (teams swapped)")
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds a client has to answer (R9.2)")
+    parser.add_argument("--record", metavar="PATH",
+                        help="write every game played (its setup and its actions) to PATH, one JSON line each")
     args = parser.parse_args(argv)
     print(json.dumps(asyncio.run(main_async(args))))
     return 0
