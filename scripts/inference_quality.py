@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.bots import inference  # noqa: E402
+from games.bots.expert import sample_deal  # noqa: E402
 from games.bots.model import rank_counts  # noqa: E402
 from games.bots.view import Seen  # noqa: E402
 from games.engine.deal import apply, new_deal  # noqa: E402
@@ -43,23 +44,6 @@ def share(sampled: list[int], real: list[int], level: int) -> float:
     b, bw = rank_counts(real, level)
     common = sum(min(x, y) for x, y in zip(a, b)) + min(aw, bw)
     return common / len(real)
-
-
-def uniform_deal(seen: Seen, rng: random.Random) -> dict[int, list[int]]:
-    """The unseen cards dealt at random, respecting counts and known gifts."""
-    others = [s for s in range(4) if s != seen.seat]
-    known: dict[int, list[int]] = {s: [] for s in others}
-    for card, holder in seen.known_held.items():
-        if holder in known:
-            known[holder].append(card)
-    pool = [c for c in seen.unseen_cards() if c not in seen.known_held]
-    rng.shuffle(pool)
-    out, at = {}, 0
-    for s in others:
-        n = max(0, seen.counts[s] - len(known[s]))
-        out[s] = known[s] + pool[at:at + n]
-        at += n
-    return out
 
 
 def positions(path: str, seats: set[int], every: int):
@@ -102,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         sampler = inference.DealSampler(seen, rng, beta=args.beta)
         chain = [sampler.next_deal() for _ in range(args.deals)]
         chain_seconds += time.perf_counter() - started
-        uniform = [uniform_deal(seen, rng) for _ in range(args.deals)]
+        uniform = [sample_deal(seen, rng) for _ in range(args.deals)]
         for s in range(4):
             if s == seen.seat or not real[s]:
                 continue

@@ -15,17 +15,12 @@ from pathlib import Path
 from games.bots.client import play
 from games.engine.deal import apply, new_deal
 from games.engine.replay import action_from_json
+from tests.live.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import inference_quality  # noqa: E402
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _wait_for(port: int, server: subprocess.Popen) -> None:
@@ -40,7 +35,7 @@ def _wait_for(port: int, server: subprocess.Popen) -> None:
 
 
 def test_the_record_replays_to_the_places_it_reports_and_feeds_the_measurement(tmp_path, capsys):
-    port = _free_port()
+    port = free_port()
     record = tmp_path / "games.jsonl"
     server = subprocess.Popen(
         [sys.executable, str(ROOT / "scripts" / "protocol_arena.py"), "--port", str(port),
