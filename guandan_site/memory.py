@@ -13,6 +13,7 @@ collections skip; everything created later is collected as before.
 
 from __future__ import annotations
 
+import contextvars
 import gc
 import logging
 from pathlib import Path
@@ -23,7 +24,25 @@ log = logging.getLogger(__name__)
 def freeze_startup_objects() -> int:
     """Load what the first requests would otherwise load (the URLs, the message
     catalogues of every language, the live table's templates), then freeze every object
-    alive. Returns how many objects are frozen. Call once the process has set Django up."""
+    alive. Returns how many objects are frozen. Call once the process has set Django up.
+
+    The loading runs in a context of its own (``contextvars``): Django's URL resolvers
+    each keep a flag in an ``asgiref.local.Local`` while they populate, one context
+    variable per resolver (33 here). Set in the process's main context, every connection's
+    task would inherit them, and asgiref copies and restores every variable of a task's
+    context at each crossing between the event loop and a thread (``sync_to_async``,
+    ``async_to_sync``): four times a step, 7.5% of a web process's CPU at 100 tables
+    (scripts/bench_live.md, "8 Dec").
+    """
+    contextvars.copy_context().run(_load_startup_objects)
+    gc.collect()
+    gc.freeze()
+    count = gc.get_freeze_count()
+    log.debug("%d objects loaded at start-up set aside from garbage collection", count)
+    return count
+
+
+def _load_startup_objects() -> None:
     from django.conf import settings
     from django.template.loader import get_template
     from django.urls import get_resolver
@@ -36,8 +55,3 @@ def freeze_startup_objects() -> int:
             translation.gettext("Pass")
     for path in sorted((Path(settings.BASE_DIR) / "templates" / "live").glob("*.html")):
         get_template(f"live/{path.name}")
-    gc.collect()
-    gc.freeze()
-    count = gc.get_freeze_count()
-    log.debug("%d objects loaded at start-up set aside from garbage collection", count)
-    return count

@@ -55,3 +55,22 @@ def test_freezing_loads_the_urls_catalogues_and_live_templates_first():
     same, populated, templates = result.stdout.split()
     live = len(list((ROOT / "templates" / "live").glob("*.html")))
     assert same == "True" and populated == "True" and int(templates) == live, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("start", STARTS.values(), ids=STARTS.keys())
+def test_start_up_leaves_the_processs_context_without_the_url_resolvers_flags(start):
+    # Every task of a web process inherits the main context's variables, and asgiref
+    # copies and restores each of them whenever a call crosses between the event loop and
+    # a thread. Populating the URLs in the main context left one per URL resolver there.
+    probe = (
+        "import contextvars, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'guandan_site.settings')\n"
+        f"{start}\n"
+        "from django.urls import get_resolver\n"
+        "names = sorted(var.name for var in contextvars.copy_context())\n"
+        "print(get_resolver()._populated, names.count('asgiref.local'), len(names))\n"
+    )
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(ROOT), "PYTHONPATH": str(ROOT), "SECRET_KEY": "test"}
+    result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True,
+                            timeout=120, check=True)
+    populated, locals_set, variables = result.stdout.split()
+    assert populated == "True" and int(locals_set) <= 2 and int(variables) <= 4, result.stdout + result.stderr
