@@ -13,7 +13,6 @@ record, the levels and the career points (R7, R10.6) are never half written.
 from __future__ import annotations
 
 import copy
-import json
 import logging
 import random
 import threading
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+import orjson
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import Q
@@ -294,8 +294,9 @@ def _submit(table_id, seat, kind, cards, reading, expected_deal, expected_seq, a
             "user_id": user.pk if actor == HUMAN and user is not None else None, "created_at": timezone.now(),
         }
         deal.state = state_to_json(new_state, since=(state, deal.state))
-        # Dumped once: the same text goes to the database and in the event (Scene.to_event).
-        state_text = json.dumps(deal.state, separators=(",", ":"))
+        # Dumped once: the same text goes to the database and in the event (Scene.to_event);
+        # orjson writes the same text as ``json.dumps`` with compact separators, a dozen times faster.
+        state_text = orjson.dumps(deal.state).decode()
         deal.seq = new_state.step
         fields = ["state", "seq", "deadline", "clock_at"]
         if new_state.is_over:

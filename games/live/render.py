@@ -16,7 +16,6 @@ viewer may not see.
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
+import orjson
 from django.core.exceptions import ObjectDoesNotExist
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -229,11 +229,10 @@ class Scene:
         # A seat's fields are plain values: its own attribute dict is what ``asdict``
         # would copy, at a tenth of the cost.
         data["seats"] = [vars(info) for info in self.seats.values()]
-        rest = json.dumps(data, separators=(",", ":"))
+        rest = orjson.dumps(data).decode()
         state = self.state_text
         if state is None:
-            state = json.dumps(self.state_json if self.state_json is not None else state_to_json(self.state),
-                               separators=(",", ":"))
+            state = orjson.dumps(self.state_json if self.state_json is not None else state_to_json(self.state)).decode()
         # The state's text as it was written (the door dumps it once for the database and
         # the event alike), spliced in before the other fields.
         return '{"state":' + state + "," + rest[1:]
@@ -250,7 +249,7 @@ class Scene:
     def from_event(cls, text: str, earlier: Scene | None = None) -> Scene:
         """The scene ``text`` carries; ``earlier``, a scene of the same table read before,
         lends its moves when it shows the same deal (``state_from_json``)."""
-        data = json.loads(text)
+        data = orjson.loads(text)
         data["deadline"] = datetime.fromisoformat(data["deadline"]) if data["deadline"] else None
         data["state_json"] = data["state"]
         same_deal = earlier is not None and earlier.deal_id == data["deal_id"]
