@@ -199,7 +199,10 @@ def _pieces(part: str, opening: str, closing: str, digits: int) -> tuple[tuple[s
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=64)
+# Each step reads the log its pages held (the step before's) and the new one: with a
+# line per table kept, the held log is read once, not again at the next step (at 100
+# tables a cache of 64 had dropped it by then). A log region is a few KB.
+@functools.lru_cache(maxsize=2048)
 def _log_lines(part: str) -> tuple[tuple[str, str, str], ...]:
     """The log region's lines: (deal, index, the line's HTML), oldest first."""
     return tuple((*ident.split("-"), line) for ident, line in _pieces(part, '<li id="tbl-log-', "</li>", 2))
