@@ -13,6 +13,8 @@ HTML its consumer renders from its own seat's view.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import logging
 import os
 import threading
@@ -110,6 +112,33 @@ _loop: asyncio.AbstractEventLoop | None = None
 _loop_pid: int | None = None  # a forked child has the loop but not its thread
 _loop_lock = threading.Lock()
 
+# The event loop a database thread works for (``sends_on``), per thread.
+_serving = threading.local()
+# Sends handed to a server's loop and not done yet (the loop keeps only weak references).
+_in_flight: set = set()
+_in_flight_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def sends_on(loop: asyncio.AbstractEventLoop):
+    """Within: this thread's group sends are handed to ``loop``, the running event loop of
+    the server process that this thread does database work for (``games.live.consumer``'s
+    ``_in_thread``), and the thread goes on without waiting for them.
+
+    After a step's commit the door's thread used to cross back to the loop and wait there
+    for the publish (``async_to_sync``): a second crossing between threads each step, with
+    asgiref's context copied both ways, and the thread and its database connection held
+    until Redis had answered. Handed over, the sends of one thread reach the loop in the
+    order they were made; one that fails is logged, and the pages catch up from the
+    database as after any lost event (docs/architecture.md, "How a step reaches every
+    page")."""
+    previous = getattr(_serving, "loop", None)
+    _serving.loop = loop
+    try:
+        yield
+    finally:
+        _serving.loop = previous
+
 
 def use_sender_loop() -> None:
     """Send from a long-lived event loop of this process's own (started once).
@@ -136,8 +165,22 @@ def send_to_group(group: str, message: dict) -> None:
 
 
 def _group_send(layer, group: str, message: dict) -> None:
+    serving = getattr(_serving, "loop", None)
+    if serving is not None and not serving.is_closed():
+        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), serving)
+        with _in_flight_lock:
+            _in_flight.add(future)
+        future.add_done_callback(functools.partial(_sent, group))
+        return
     loop = _loop
     if loop is None or _loop_pid != os.getpid():
         async_to_sync(layer.group_send)(group, message)
     else:
         asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(timeout=30)
+
+
+def _sent(group: str, future) -> None:
+    with _in_flight_lock:
+        _in_flight.discard(future)
+    if not future.cancelled() and future.exception() is not None:
+        log.error("group %s: an event could not be sent; its pages will resync", group, exc_info=future.exception())

@@ -36,7 +36,7 @@ from games.engine.errors import RuleError
 from games.engine.reading import Reading
 from games.engine.replay import state_from_json
 from games.engine.views import view_for
-from games.live import door, talk
+from games.live import broadcast, door, talk
 from games.live import selectors as live_selectors
 from games.live.broadcast import table_group
 from games.live.render import (
@@ -84,19 +84,27 @@ def _in_thread(func):
     Not Channels' default single thread per process: one page's action would then wait
     behind every other page's database round trips. Each thread holds its own connection
     while it works (returned to the site's pool afterwards); a consumer handles one
-    message at a time, so its own state is never touched by two threads at once.
+    message at a time, so its own state is never touched by two threads at once. What
+    the work announces after its commit is handed to this event loop without a wait
+    (``broadcast.sends_on``).
     """
 
-    @functools.wraps(func)
-    def run(*args, **kwargs):
+    def run(loop, *args, **kwargs):
         try:
-            return func(*args, **kwargs)
+            with broadcast.sends_on(loop):  # a step's events go to the loop without a wait
+                return func(*args, **kwargs)
         finally:
             # Back to the pool at once. (Channels does this too, except under its test
             # communicator, where the threads would otherwise keep their connections.)
             connections.close_all()
 
-    return database_sync_to_async(run, thread_sensitive=False, executor=DATABASE_THREADS)
+    threaded = database_sync_to_async(run, thread_sensitive=False, executor=DATABASE_THREADS)
+
+    @functools.wraps(func)
+    async def call(*args, **kwargs):
+        return await threaded(asyncio.get_running_loop(), *args, **kwargs)
+
+    return call
 
 
 class _Resync:

@@ -168,3 +168,71 @@ def test_a_timer_the_broker_cannot_take_is_logged_not_raised(monkeypatch, caplog
     monkeypatch.setattr(current_app, "send_task", unreachable)
     scheduler.schedule("table_turn", 1, 2, 3, delay=1)
     assert "could not be sent" in caplog.text
+
+
+class _HeldLayer:
+    """A channel layer whose sends wait until released (or fail, with ``error``)."""
+
+    def __init__(self, error=None):
+        self.release = asyncio.Event()
+        self.sent = []
+        self.error = error
+
+    async def group_send(self, group, message):
+        await self.release.wait()
+        if self.error is not None:
+            raise self.error
+        self.sent.append((group, message))
+
+
+@pytest.mark.asyncio
+async def test_a_database_threads_sends_go_to_its_loop_in_order_without_a_wait():
+    loop = asyncio.get_running_loop()
+    layer = _HeldLayer()
+
+    def step_committed():
+        with broadcast.sends_on(loop):
+            broadcast._group_send(layer, "table-1", {"seq": 1})
+            broadcast._group_send(layer, "lobby", {"seq": 1})
+            broadcast._group_send(layer, "table-1", {"seq": 2})
+        return "committed"
+
+    # The thread is done while its sends still wait on the channel layer.
+    assert await asyncio.wait_for(loop.run_in_executor(None, step_committed), timeout=5) == "committed"
+    assert layer.sent == []
+    layer.release.set()
+    for _ in range(200):
+        if len(layer.sent) == 3:
+            break
+        await asyncio.sleep(0.01)
+    assert layer.sent == [("table-1", {"seq": 1}), ("lobby", {"seq": 1}), ("table-1", {"seq": 2})]
+    assert not broadcast._in_flight
+
+
+@pytest.mark.asyncio
+async def test_a_send_handed_to_the_loop_that_fails_is_logged(caplog):
+    loop = asyncio.get_running_loop()
+    layer = _HeldLayer(error=ConnectionError("the channel layer is unreachable"))
+    layer.release.set()
+
+    def step_committed():
+        with broadcast.sends_on(loop):
+            broadcast._group_send(layer, "table-7", {"seq": 1})
+
+    await loop.run_in_executor(None, step_committed)
+    for _ in range(200):
+        if "could not be sent" in caplog.text:
+            break
+        await asyncio.sleep(0.01)
+    assert "table-7" in caplog.text and "could not be sent" in caplog.text and not broadcast._in_flight
+
+
+@pytest.mark.asyncio
+async def test_the_table_pages_database_threads_send_on_their_servers_loop():
+    from games.live.consumer import _in_thread
+
+    def serving():
+        return getattr(broadcast._serving, "loop", None)
+
+    assert await _in_thread(serving)() is asyncio.get_running_loop()
+    assert serving() is None  # outside, sends go the way they always did
